@@ -1,0 +1,30 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module.js';
+import { JsonBodyInterceptor } from './common/http/json-body.js';
+import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
+import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { SpecialEventsModule } from './special-events/special-events.module.js';
+
+/**
+ * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
+ * anything that compiles this module gets the production pipeline.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, SpecialEventsModule, HealthModule],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_PIPE, useClass: StrictValidationPipe },
+      ],
+    };
+  }
+}

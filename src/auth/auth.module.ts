@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { AdminBootstrap } from './admin-bootstrap.js';
+import { BasicAuthGuard } from './basic-auth.guard.js';
+import { BasicStrategy } from './basic.strategy.js';
+import { CredentialCache } from './credential-cache.js';
+import { CredentialsVerifier } from './credentials-verifier.js';
+import { FailureLimiter } from './failure-limiter.js';
+import { PasswordHasher } from './password-hasher.js';
+import { User } from './user.entity.js';
+import { UsersService } from './users.service.js';
+
+/** HTTP Basic authentication for every route that is not @Public(), and the users behind it. */
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature([User])],
+  providers: [
+    { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
+    {
+      provide: CredentialCache,
+      inject: [APP_CONFIG],
+      useFactory: ({ auth }: AppConfig) => new CredentialCache({ ttlMs: auth.cacheTtlMs, maxEntries: auth.cacheMaxEntries }),
+    },
+    {
+      provide: FailureLimiter,
+      inject: [APP_CONFIG],
+      useFactory: ({ auth }: AppConfig) => new FailureLimiter({ limit: auth.failureLimit, windowMs: auth.failureWindowMs }),
+    },
+    UsersService,
+    CredentialsVerifier,
+    BasicStrategy,
+    AdminBootstrap,
+    { provide: APP_GUARD, useClass: BasicAuthGuard },
+  ],
+  exports: [UsersService],
+})
+export class AuthModule {}

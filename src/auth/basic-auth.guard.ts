@@ -1,0 +1,57 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ProblemException } from '../common/problem/problem.js';
+import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
+import { FailureLimiter } from './failure-limiter.js';
+import { IS_PUBLIC } from './public.decorator.js';
+
+/** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
+export function unauthorized(): ProblemException {
+  return new ProblemException(401, 'Valid HTTP Basic credentials are required.', {
+    headers: { 'WWW-Authenticate': BASIC_CHALLENGE },
+  });
+}
+
+/**
+ * The global guard (APP_GUARD): every route needs Basic credentials unless marked @Public().
+ * Guards run before the body is read (see JsonBody), so credentials are checked before anything
+ * else. Adds what @nestjs/passport's AuthGuard leaves out: the WWW-Authenticate challenge
+ * (nestjs/passport#24) and 429 for an address that keeps failing.
+ */
+@Injectable()
+export class BasicAuthGuard extends AuthGuard('basic') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: FailureLimiter,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+
+    const request = context.switchToHttp().getRequest<Request>();
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const retryAfter = this.limiter.retryAfterSeconds(address);
+    if (retryAfter > 0) {
+      throw new ProblemException(429, 'Too many failed authentication attempts from this address; try again later.', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    try {
+      return (await super.canActivate(context)) as boolean;
+    } catch (error) {
+      if (error instanceof ProblemException && error.getStatus() === 401) this.limiter.recordFailure(address);
+      throw error;
+    }
+  }
+
+  override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
+    if (error) throw error;
+    if (!user) throw unauthorized();
+    return user;
+  }
+}

@@ -1,0 +1,101 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/** Who a verified credential belongs to; null records a refused credential. */
+export type CachedIdentity = { readonly username: string } | null;
+
+interface Entry {
+  readonly identity: CachedIdentity;
+  readonly username: string;
+  readonly expiresAt: number;
+}
+
+export interface CredentialCacheOptions {
+  readonly ttlMs: number;
+  readonly maxEntries: number;
+  readonly now?: () => number;
+}
+
+/**
+ * Remembers the outcome of password checks so that a request does not pay the scrypt cost
+ * (about 0.3 s) every time.
+ *
+ * - Keys are an HMAC of the Authorization header under a per-process random key: the plain
+ *   credentials are never kept, and a memory dump does not give a table of hashes to attack.
+ * - Bounded in size (least recently used goes first) and in time (`ttlMs`), and everything about
+ *   a user is dropped when that user changes in this process (`invalidateUser`). A change made
+ *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`.
+ * - Refusals are cached too, so repeating the same wrong credentials costs no new hash.
+ * - Concurrent lookups of the same uncached credentials share one computation (single-flight).
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, { readonly username: string; readonly computation: Promise<CachedIdentity> }>();
+  /** Bumped by every invalidation; a computation that started before it is not cached. */
+  private readonly generations = new Map<string, number>();
+  private readonly hmacKey = randomBytes(32);
+  private readonly now: () => number;
+
+  constructor(private readonly options: CredentialCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  keyOf(authorizationHeader: string): string {
+    return createHmac('sha256', this.hmacKey).update(authorizationHeader).digest('base64');
+  }
+
+  /**
+   * The cached identity for `key`, or the result of `compute` (shared with every concurrent
+   * caller for the same key). A rejected computation is not cached.
+   */
+  resolve(key: string, username: string, compute: () => Promise<CachedIdentity>): Promise<CachedIdentity> {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      if (entry.expiresAt > this.now()) {
+        // Re-inserting keeps the Map in least-recently-used order.
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        return Promise.resolve(entry.identity);
+      }
+      this.entries.delete(key);
+    }
+    const pending = this.inFlight.get(key);
+    if (pending) return pending.computation;
+
+    const generation = this.generations.get(username) ?? 0;
+    const computation = compute()
+      .then((identity) => {
+        if ((this.generations.get(username) ?? 0) === generation) this.store(key, username, identity);
+        return identity;
+      })
+      .finally(() => {
+        if (this.inFlight.get(key)?.computation === computation) this.inFlight.delete(key);
+      });
+    this.inFlight.set(key, { username, computation });
+    return computation;
+  }
+
+  /** Forgets every outcome, positive or negative, for credentials naming `username`. */
+  invalidateUser(username: string): void {
+    this.generations.set(username, (this.generations.get(username) ?? 0) + 1);
+    for (const [key, entry] of this.entries) {
+      if (entry.username === username) this.entries.delete(key);
+    }
+    // Later callers must not join a check that may have read the old password.
+    for (const [key, pending] of this.inFlight) {
+      if (pending.username === username) this.inFlight.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private store(key: string, username: string, identity: CachedIdentity): void {
+    if (this.options.ttlMs <= 0) return;
+    this.entries.set(key, { identity, username, expiresAt: this.now() + this.options.ttlMs });
+    while (this.entries.size > this.options.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { from, type Observable, switchMap } from 'rxjs';
+import { ProblemException } from '../problem/problem.js';
+
+export const MAX_JSON_BODY_BYTES = 256 * 1024;
+
+const JSON_BODY = Symbol('JSON_BODY');
+
+/**
+ * Marks a handler that takes a JSON body. The body is read only for such handlers, and only after
+ * the guards ran: a caller without valid credentials never learns whether a body would have been
+ * accepted (413, 415 and malformed-JSON 400 all come after the 401).
+ */
+export const JsonBody = (): MethodDecorator => SetMetadata(JSON_BODY, true);
+
+/** Body-parser error types and the answer each gets; anything else is a server fault. */
+const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
+  'entity.too.large': { status: 413, detail: `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.` },
+  'entity.parse.failed': { status: 400, detail: 'The request body is not valid JSON.' },
+  'entity.verify.failed': { status: 400, detail: 'The request body is not valid JSON.' },
+  'encoding.unsupported': { status: 415, detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.' },
+  'charset.unsupported': { status: 415, detail: 'The request body must be UTF-8 JSON.' },
+  'request.aborted': { status: 400, detail: 'The request body ended before its announced length.' },
+  'request.size.invalid': { status: 400, detail: 'The request body does not match its Content-Length.' },
+};
+
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  private readonly parse: RequestHandler = express.json({
+    limit: MAX_JSON_BODY_BYTES,
+    strict: true,
+    type: () => true, // the media type is checked below, so that a wrong one is a 415
+  });
+
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (!this.reflector.get<boolean>(JSON_BODY, context.getHandler())) return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    return from(this.readBody(request, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+  }
+
+  private readBody(request: Request, response: Response): Promise<void> {
+    if (!isJsonMediaType(request.headers['content-type'])) {
+      return Promise.reject(
+        new ProblemException(415, 'The request body must be JSON, sent with Content-Type: application/json.'),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.parse(request, response, (error?: unknown) => {
+        if (error === undefined) return resolve();
+        const known = BODY_ERRORS[(error as { type?: string }).type ?? ''];
+        reject(known ? new ProblemException(known.status, known.detail) : error);
+      });
+    });
+  }
+}
+
+/** `application/json`, any letter case, with at most a UTF-8 charset parameter. */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (mediaType !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    if (parameter === '') return true;
+    const [name, rawValue = ''] = parameter.split('=').map((part) => part.trim());
+    if (name !== 'charset') return true;
+    const charset = rawValue.replace(/^"(.*)"$/, '$1');
+    return charset === 'utf-8' || charset === 'utf8';
+  });
+}

@@ -1,0 +1,70 @@
+import type { LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from '../../config/app-config.js';
+
+/**
+ * Paths never written to a log, whatever the level. Nothing here logs requests' headers or
+ * bodies, but a future log line that does must not leak credentials.
+ */
+const REDACT = [
+  'authorization',
+  'password',
+  '*.authorization',
+  '*.password',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+];
+
+export function createPino(level: LogLevel, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined }, destination);
+}
+
+/** Nest's logger interface on pino: one JSON line per entry, `context` as a field. */
+export class PinoLoggerService implements LoggerService {
+  constructor(readonly pino: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    // Nest passes (message, stack?, context?).
+    const context = typeof rest.at(-1) === 'string' && rest.length > 0 ? (rest.pop() as string) : undefined;
+    const stack = typeof rest[0] === 'string' ? rest[0] : undefined;
+    this.emit('error', message, context, stack ? { stack } : undefined);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: pino.Level, message: unknown, rest: unknown[]): void {
+    const context = typeof rest.at(-1) === 'string' ? (rest.at(-1) as string) : undefined;
+    this.emit(level, message, context);
+  }
+
+  private emit(level: pino.Level, message: unknown, context?: string, extra?: object): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
+      this.pino[level]({ context, ...extra, ...message });
+    } else if (message instanceof Error) {
+      this.pino[level]({ context, ...extra, err: message }, message.message);
+    } else {
+      this.pino[level]({ context, ...extra }, String(message));
+    }
+  }
+}

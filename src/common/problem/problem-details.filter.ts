@@ -1,0 +1,93 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { isDatabaseUnavailable } from '../../database/database-errors.js';
+import { PROBLEM_CONTENT_TYPE, ProblemException } from './problem.js';
+
+/** Seconds a client should wait when the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const GENERIC_DETAIL: Readonly<Record<number, string>> = {
+  400: 'The request is malformed.',
+  404: 'No resource exists at this path.',
+  405: 'This method is not supported here.',
+};
+
+/**
+ * Turns every error into an RFC 9457 problem-details response (APP_FILTER). Errors the service
+ * raises on purpose carry their answer; client errors from the framework keep their status with a
+ * generic text; an unavailable database is a 503 with Retry-After; anything else is logged with
+ * a correlation id and answered with a bare 500 that shows nothing internal.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const problem = this.toProblemException(exception, request);
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
+    response
+      .status(problem.getStatus())
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(problem.toProblem(pathOf(request))));
+  }
+
+  toProblemException(exception: unknown, request: Request): ProblemException {
+    if (exception instanceof ProblemException) return exception;
+    const clientStatus = clientErrorStatus(exception);
+    if (clientStatus !== null) {
+      return new ProblemException(clientStatus, GENERIC_DETAIL[clientStatus] ?? 'The request cannot be processed.');
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ msg: 'Database unavailable', code: errorCode(exception), method: request.method, path: pathOf(request) });
+      return new ProblemException(503, 'The service cannot reach its database right now; retry shortly.', {
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
+    }
+    const correlationId = randomUUID();
+    this.logger.error({
+      msg: 'Unexpected error',
+      correlationId,
+      method: request.method,
+      path: pathOf(request),
+      error: describe(exception),
+    });
+    return new ProblemException(500, `An unexpected error occurred. Quote reference ${correlationId} when reporting it.`);
+  }
+}
+
+/** The status of a framework or Express client error (4xx), or null. */
+function clientErrorStatus(exception: unknown): number | null {
+  let status: unknown;
+  if (exception instanceof HttpException) status = exception.getStatus();
+  else if (exception !== null && typeof exception === 'object') {
+    const candidate = exception as { status?: unknown; statusCode?: unknown; expose?: unknown };
+    // http-errors (Express, body-parser) marks client errors safe to expose.
+    if (candidate.expose === true) status = candidate.status ?? candidate.statusCode;
+  }
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
+function pathOf(request: Request): string {
+  const url = request.originalUrl ?? request.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return queryAt === -1 ? url : url.slice(0, queryAt);
+}
+
+function errorCode(exception: unknown): unknown {
+  const error = exception as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return error?.driverError?.code ?? error?.code;
+}
+
+/** What is safe and useful to log about an error: never query parameters (they hold user data). */
+function describe(exception: unknown): Record<string, unknown> {
+  if (!(exception instanceof Error)) return { value: String(exception) };
+  return { name: exception.name, message: exception.message, code: errorCode(exception), stack: exception.stack };
+}

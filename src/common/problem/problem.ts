@@ -1,0 +1,71 @@
+import { HttpException } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** One failing input field of a 400 response. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** RFC 9457 problem details, as every error response of this service carries them. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  errors?: FieldError[];
+}
+
+/**
+ * An error that already knows the response it becomes. Everything the service rejects on purpose
+ * throws one of these; the problem-details filter turns anything else into a 500 or a 503.
+ */
+export class ProblemException extends HttpException {
+  constructor(
+    status: number,
+    readonly detail: string,
+    readonly extras: {
+      readonly errors?: readonly FieldError[];
+      readonly headers?: Readonly<Record<string, string>>;
+      /** A problem type URI; `about:blank` means "the status code says it all" (RFC 9457 §4.2.1). */
+      readonly type?: string;
+    } = {},
+  ) {
+    super(detail, status);
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.extras.headers ?? {};
+  }
+
+  toProblem(instance: string): ProblemDetails {
+    const status = this.getStatus();
+    const problem: ProblemDetails = {
+      type: this.extras.type ?? 'about:blank',
+      title: statusTitle(status),
+      status,
+      detail: this.detail,
+      instance,
+    };
+    if (this.extras.errors) problem.errors = [...this.extras.errors];
+    return problem;
+  }
+}
+
+export function statusTitle(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+export const VALIDATION_PROBLEM_TYPE = 'urn:museum:problem:validation';
+
+/** A 400 naming every failing field. */
+export function validationProblem(errors: readonly FieldError[]): ProblemException {
+  const fields = [...new Set(errors.map((error) => error.field))];
+  return new ProblemException(400, `The request is invalid: check ${fields.join(', ')}.`, {
+    errors,
+    type: VALIDATION_PROBLEM_TYPE,
+  });
+}

@@ -1,0 +1,205 @@
+import { isIP } from 'node:net';
+
+/** How the service reaches its database, parsed from `DATABASE_URL`. */
+export type DatabaseConfig =
+  | { readonly type: 'sqlite'; readonly path: string }
+  | {
+      readonly type: 'mysql';
+      readonly host: string;
+      readonly port: number;
+      readonly username: string;
+      readonly password: string;
+      readonly database: string;
+    };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AuthConfig {
+  /** How long a verified (or refused) credential is trusted without a new hash. */
+  readonly cacheTtlMs: number;
+  readonly cacheMaxEntries: number;
+  /** Failed authentications from one address within the window before 429. */
+  readonly failureLimit: number;
+  readonly failureWindowMs: number;
+}
+
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly runMigrations: boolean;
+  readonly admin: { readonly username: string; readonly password: string } | null;
+  readonly corsOrigins: readonly string[];
+  readonly logLevel: LogLevel;
+  readonly trustProxy: boolean;
+  readonly auth: AuthConfig;
+}
+
+/** Thrown at start for an invalid environment; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads and validates the whole configuration once, at start. Every problem stops the process
+ * with a message naming the variable; nothing is read from `process.env` anywhere else.
+ */
+export function loadConfig(env: Env): AppConfig {
+  const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/museum.sqlite');
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: host(env, 'HOST', '0.0.0.0'),
+    database,
+    runMigrations: boolean(env, 'DB_MIGRATIONS_RUN', true),
+    admin: admin(env),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    auth: {
+      cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,
+      cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
+      failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
+      failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    },
+  };
+}
+
+/** `sqlite:PATH`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */
+export function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseConfig {
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError(variable, 'must name a file after "sqlite:" (or use sqlite::memory:)');
+    return { type: 'sqlite', path };
+  }
+  if (value.startsWith('mysql://')) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new ConfigError(variable, 'is not a valid mysql:// URL');
+    }
+    const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    if (!/^[A-Za-z0-9_$]{1,64}$/.test(database)) {
+      throw new ConfigError(variable, 'must name the database in its path, e.g. mysql://user:pass@host:3306/museum');
+    }
+    const port = url.port === '' ? 3306 : Number(url.port);
+    return {
+      type: 'mysql',
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port,
+      username: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database,
+    };
+  }
+  throw new ConfigError(variable, 'must start with "sqlite:" or "mysql://"');
+}
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, 'must be true or false');
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of: ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+function host(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (isIP(raw) === 0 && !/^[A-Za-z0-9.-]{1,253}$/.test(raw)) {
+    throw new ConfigError(name, 'must be an IP address or a host name');
+  }
+  return raw;
+}
+
+function origins(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError(name, `has an entry that is not an origin: "${origin}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+      throw new ConfigError(name, `entries must be bare origins such as https://app.example.org, got "${origin}"`);
+    }
+    return origin;
+  });
+}
+
+const USERNAME_MAX = 64;
+
+function admin(env: Env): AppConfig['admin'] {
+  const username = read(env, 'ADMIN_USERNAME');
+  const password = env.ADMIN_PASSWORD;
+  if (username === undefined && (password === undefined || password === '')) return null;
+  if (username === undefined) throw new ConfigError('ADMIN_USERNAME', 'must be set when ADMIN_PASSWORD is set');
+  if (password === undefined || password === '') {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_USERNAME is set');
+  }
+  const usernameProblem = describeUsernameProblem(username);
+  if (usernameProblem) throw new ConfigError('ADMIN_USERNAME', usernameProblem);
+  const passwordProblem = describePasswordProblem(password);
+  if (passwordProblem) throw new ConfigError('ADMIN_PASSWORD', passwordProblem);
+  return { username, password };
+}
+
+/** User names appear in the Basic credentials before the first colon (RFC 7617). */
+export function describeUsernameProblem(username: string): string | null {
+  if (username.length === 0 || [...username].length > USERNAME_MAX) {
+    return `must be 1 to ${USERNAME_MAX} characters`;
+  }
+  if (username.includes(':')) return 'must not contain ":" (HTTP Basic separates user and password with it)';
+  if (/[\p{Cc}\p{White_Space}]/u.test(username)) return 'must not contain spaces or control characters';
+  if (!username.isWellFormed()) return 'must be valid Unicode text';
+  return null;
+}
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 1024;
+
+export function describePasswordProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+    return `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`;
+  }
+  if (/\p{Cc}/u.test(password)) return 'must not contain control characters';
+  if (!password.isWellFormed()) return 'must be valid Unicode text';
+  return null;
+}

@@ -1,0 +1,56 @@
+import { QueryFailedError } from 'typeorm';
+
+/** A duplicate primary or unique key, on SQLite or MySQL/MariaDB. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; errno?: number } | undefined;
+  const code = driverError?.code;
+  return (
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'ER_DUP_ENTRY' ||
+    driverError?.errno === 1062
+  );
+}
+
+/** Codes that mean "the database cannot be used right now", not "this request is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  // SQLite: locked for longer than the busy timeout, disk trouble, file gone or read-only.
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'SQLITE_READONLY_DBMOVED',
+  // Network and server states, as Node and mysql2 name them.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_LOCK_DEADLOCK',
+  'ER_QUERY_TIMEOUT',
+  'ER_OPTION_PREVENTS_STATEMENT',
+]);
+
+/** True when an error says the database is down or unreachable (the answer is 503). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && /pool is closed|connection is closed|Can't add new command when connection is in closed state|timeout acquiring a connection/i.test(message)) {
+      return true;
+    }
+    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,48 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+const DESCRIPTION = `Create and delete a museum's special events.
+
+Every /special-events request needs HTTP Basic credentials (RFC 7617, UTF-8); credentials are
+checked before anything else. Errors are RFC 9457 problem details (application/problem+json).`;
+
+/** The OpenAPI 3 document, generated from the controllers' and DTOs' decorators. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Museum Special Events')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0.0')
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' }, 'basic')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  documentTestCookie(document);
+  return document;
+}
+
+/**
+ * The seed's `test` cookie on DELETE: accepted with any value and never changes the outcome.
+ * @nestjs/swagger has no decorator for cookie parameters, so it is added here.
+ */
+function documentTestCookie(document: OpenAPIObject): void {
+  const operation = document.paths['/special-events/{eventId}']?.delete;
+  if (!operation) throw new Error('OpenAPI: DELETE /special-events/{eventId} is missing');
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      name: 'test',
+      in: 'cookie',
+      required: false,
+      description: 'Accepted with any value or none; it never changes the outcome.',
+      schema: { type: 'string' },
+    },
+  ];
+}
+
+/** Serves the document at /openapi.json and a browsable reference at /docs, without auth. */
+export function setupOpenApi(app: INestApplication): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Museum Special Events API',
+  });
+}
