@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { codePointLength } from '../common/validation/validators.js';
 
 /** How the service reaches its database, parsed from `DATABASE_URL`. */
 export type DatabaseConfig =
@@ -182,7 +183,7 @@ function admin(env: Env): AppConfig['admin'] {
 
 /** User names appear in the Basic credentials before the first colon (RFC 7617). */
 export function describeUsernameProblem(username: string): string | null {
-  if (username.length === 0 || [...username].length > USERNAME_MAX) {
+  if (username.length === 0 || codePointLength(username) > USERNAME_MAX) {
     return `must be 1 to ${USERNAME_MAX} characters`;
   }
   if (username.includes(':')) return 'must not contain ":" (HTTP Basic separates user and password with it)';
@@ -195,7 +196,7 @@ export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;
 
 export function describePasswordProblem(password: string): string | null {
-  const length = [...password].length;
+  const length = codePointLength(password);
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     return `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`;
   }

@@ -1,0 +1,134 @@
+import 'reflect-metadata';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { ConfigError, loadConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from '../database/database-options.js';
+import { PasswordHasher } from './password-hasher.js';
+import { User } from './user.entity.js';
+import { UserManagementError, UsersService } from './users.service.js';
+
+const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
+
+Usage:
+  npm run users -- add <username>       create a user; asks for the password
+  npm run users -- passwd <username>    set a new password; asks for it
+  npm run users -- remove <username>    delete a user
+  npm run users -- list [--json]        list users
+
+The password is read from the terminal (not echoed, asked twice) or, when standard input is not
+a terminal, from its first line: never from the command line, where other users of the machine
+and the shell history could see it. The database is the one DATABASE_URL names, as for the
+service. Running services notice a change within AUTH_CACHE_TTL_SECONDS.
+
+Exit codes: 0 done, 1 refused (exists, not found, invalid), 2 usage error, 3 database error.`;
+
+class UsageError extends Error {}
+
+export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  let dataSource: DataSource | undefined;
+  try {
+    const { username, json } = parseArguments(command, args);
+    const config = loadConfig(env);
+    dataSource = new DataSource(buildDataSourceOptions(config.database, config.runMigrations));
+    await dataSource.initialize();
+    const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
+    switch (command) {
+      case 'add':
+        await users.add(username, await readPassword(`Password for ${username}: `));
+        process.stdout.write(`Added user "${username}".\n`);
+        break;
+      case 'passwd':
+        await users.setPassword(username, await readPassword(`New password for ${username}: `));
+        process.stdout.write(`Changed the password of "${username}".\n`);
+        break;
+      case 'remove':
+        await users.remove(username);
+        process.stdout.write(`Removed user "${username}".\n`);
+        break;
+      case 'list': {
+        const list = await users.list();
+        if (json) {
+          process.stdout.write(`${JSON.stringify(list.map((user) => ({ ...user, createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() })))}\n`);
+        } else if (list.length === 0) {
+          process.stdout.write('No users.\n');
+        } else {
+          for (const user of list) process.stdout.write(`${user.username}\t(created ${user.createdAt.toISOString()})\n`);
+        }
+        break;
+      }
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof UserManagementError || error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return error instanceof ConfigError ? 2 : 1;
+    }
+    process.stderr.write(`Database error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 3;
+  } finally {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+  }
+}
+
+function parseArguments(command: string, args: string[]): { username: string; json: boolean } {
+  if (command === 'list') {
+    const unknown = args.filter((arg) => arg !== '--json');
+    if (unknown.length > 0) throw new UsageError(`Unexpected argument: ${unknown[0]}`);
+    return { username: '', json: args.includes('--json') };
+  }
+  if (!['add', 'passwd', 'remove'].includes(command)) throw new UsageError(`Unknown command: ${command}`);
+  if (args.length !== 1) {
+    throw new UsageError(
+      args.length === 0 ? `${command} needs a user name.` : `${command} takes one user name; passwords are never arguments.`,
+    );
+  }
+  return { username: args[0], json: false };
+}
+
+async function readPassword(prompt: string): Promise<string> {
+  if (!process.stdin.isTTY) return readFirstLine();
+  const first = await askHidden(prompt);
+  const second = await askHidden('Again: ');
+  if (first !== second) throw new UserManagementError('The two passwords differ.', 'invalid');
+  return first;
+}
+
+async function readFirstLine(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const newline = text.search(/\r?\n/);
+  return newline === -1 ? text : text.slice(0, newline);
+}
+
+function askHidden(prompt: string): Promise<string> {
+  process.stderr.write(prompt);
+  let muted = true;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (!muted) process.stderr.write(chunk);
+      callback();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  return new Promise((resolve) => {
+    rl.question('', (answer) => {
+      muted = false;
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+process.exitCode = await runUsersCli(process.argv.slice(2), process.env);
