@@ -13,6 +13,13 @@ export type DatabaseConfig =
       readonly database: string;
     };
 
+/** Connection pool and timeouts of the MySQL driver; a slow database never hangs a request. */
+export interface DatabasePoolConfig {
+  readonly size: number;
+  readonly connectTimeoutMs: number;
+  readonly queryTimeoutMs: number;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface AuthConfig {
@@ -28,6 +35,8 @@ export interface AppConfig {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseConfig;
+  readonly databasePool: DatabasePoolConfig;
+  /** Apply pending migrations at start. Default: on for SQLite, off for MySQL (see README). */
   readonly runMigrations: boolean;
   readonly admin: { readonly username: string; readonly password: string } | null;
   readonly corsOrigins: readonly string[];
@@ -61,7 +70,12 @@ export function loadConfig(env: Env): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: host(env, 'HOST', '0.0.0.0'),
     database,
-    runMigrations: boolean(env, 'DB_MIGRATIONS_RUN', true),
+    databasePool: {
+      size: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+      connectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      queryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    },
+    runMigrations: boolean(env, 'DB_MIGRATIONS_RUN', database.type === 'sqlite'),
     admin: admin(env),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig } from '../config/app-config.js';
+import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { User } from '../auth/user.entity.js';
 import { SpecialEvent } from '../special-events/special-event.entity.js';
+import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
 
@@ -29,18 +30,23 @@ export function prepareSqlite(db: Database.Database): void {
   db.pragma('synchronous = FULL');
 }
 
+export const DEFAULT_POOL: DatabasePoolConfig = { size: 10, connectTimeoutMs: 5000, queryTimeoutMs: 10_000 };
+
 /**
  * THE TypeORM options, used by the Nest module and by `ormconfig.ts` (the migration CLI) alike.
  * `synchronize` is always off: the schema comes from the committed migrations only.
  */
-export function buildDataSourceOptions(database: DatabaseConfig, runMigrations = false): DataSourceOptions {
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  runMigrations = false,
+  pool: DatabasePoolConfig = DEFAULT_POOL,
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     synchronize: false,
     migrationsRun: runMigrations,
     migrationsTableName: 'migrations',
-    // Not 'error': TypeORM would print failed queries with their parameters (user data).
-    logging: ['warn', 'migration'] as ('warn' | 'migration')[],
+    logger: new TypeOrmLogger(),
   };
   if (database.type === 'sqlite') {
     return {
@@ -61,11 +67,20 @@ export function buildDataSourceOptions(database: DatabaseConfig, runMigrations =
     username: database.username,
     password: database.password,
     database: database.database,
+    // utf8mb4 on the connection: anything else mangles emoji before they reach the table.
     charset: 'utf8mb4_bin',
     // mysql2 would capture a stack trace for every query (about 2.5% CPU).
     trace: false,
-    connectTimeout: 5000,
+    poolSize: pool.size,
+    connectTimeout: pool.connectTimeoutMs,
+    // Every query gets a deadline, so a hung connection answers 503 instead of hanging.
+    maxQueryExecutionTime: pool.queryTimeoutMs,
+    enableQueryTimeout: true,
     migrations: [...MIGRATIONS.mysql],
-    extra: { connectionLimit: 10 },
+    extra: {
+      // Requests waiting for a connection beyond this many fail fast (503) instead of piling up.
+      queueLimit: 1000,
+      enableKeepAlive: true,
+    },
   };
 }

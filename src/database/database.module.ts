@@ -1,18 +1,27 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
+import { withMigrationLock } from './migration-lock.js';
 
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database, config.runMigrations),
-        // Fail at start instead of retrying forever: a wrong DATABASE_URL must be reported.
-        retryAttempts: 0,
+        ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool),
+        // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
+        // (containers come up together), so retry for a while before giving up.
+        retryAttempts: config.database.type === 'mysql' ? 5 : 0,
+        retryDelay: 2000,
       }),
+      dataSourceFactory: async (options) => {
+        if (!options) throw new Error('TypeORM options are missing');
+        const dataSource = new DataSource(options);
+        return withMigrationLock(options, () => dataSource.initialize());
+      },
     }),
   ],
 })

@@ -1,13 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.setup.js';
 import { createPino, PinoLoggerService } from '../../src/common/logging/pino-logger.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const TEST_USER = 'tester';
 export const TEST_PASSWORD = 'correct horse: battery staple';
@@ -32,14 +29,17 @@ export interface TestApp {
 
 /**
  * Starts the service exactly as main.ts does (createApp: same module, pipeline, body handling and
- * OpenAPI), on a fresh SQLite file with the real migrations, listening on port 0. Pass
- * environment variables to override. Only one app per test file should be open at a time:
- * @nestjs/passport registers strategies in passport's process-wide registry.
+ * OpenAPI), on a fresh database with the real migrations (SQLite, or MySQL in the e2e-mysql
+ * project: see test-database.ts), listening on port 0. Pass environment variables to override;
+ * with a DATABASE_URL of your own, the database is yours to clean up. Only one app per test
+ * file should be open at a time: @nestjs/passport registers strategies in passport's
+ * process-wide registry.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'museum-e2e-'));
+  const database: TestDatabase | undefined = env.DATABASE_URL ? undefined : await createTestDatabase();
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, `events-${randomBytes(4).toString('hex')}.sqlite`)}`,
+    DATABASE_URL: database?.url ?? '',
+    DB_MIGRATIONS_RUN: 'true',
     ADMIN_USERNAME: TEST_USER,
     ADMIN_PASSWORD: TEST_PASSWORD,
     LOG_LEVEL: 'trace',
@@ -55,7 +55,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   });
   const logger = new PinoLoggerService(createPino(config.logLevel, sink));
-  const app = await createApp(config, logger);
+  let app: NestExpressApplication;
+  try {
+    app = await createApp(config, logger);
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
@@ -68,7 +74,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     logText: () => lines.join('\n'),
     async close() {
       await app.close();
-      rmSync(dir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

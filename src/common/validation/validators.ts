@@ -82,7 +82,8 @@ function rule(name: string, check: Check, options?: ValidationOptions): Property
       options,
       validator: {
         validate: (value: unknown) => check(value) === null,
-        defaultMessage: (args?: ValidationArguments) => `${args?.property} ${check(args?.value) ?? 'is invalid'}`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} ${args?.value === undefined ? 'is required' : (check(args.value) ?? 'is invalid')}`,
       },
     });
   };

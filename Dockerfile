@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# Multi-stage: compile with dev dependencies, ship only production ones, run as a non-root user.
+
+FROM node:22-bookworm-slim AS toolchain
+# better-sqlite3 compiles from source on install.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+
+FROM toolchain AS build
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+RUN npm run build
+
+FROM toolchain AS production-deps
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+CMD ["node", "dist/main.js"]

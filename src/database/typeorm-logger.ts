@@ -1,0 +1,37 @@
+import { Logger as NestLogger } from '@nestjs/common';
+import type { Logger as TypeOrmLoggerInterface } from 'typeorm';
+
+/**
+ * TypeORM's log lines through the service's logger. Query parameters are never logged: they are
+ * user data, and for the users table, password hashes. TypeORM's own loggers print them with
+ * every failed or slow query.
+ */
+export class TypeOrmLogger implements TypeOrmLoggerInterface {
+  private readonly logger = new NestLogger('Database');
+
+  logQuery(query: string): void {
+    this.logger.verbose({ msg: 'query', query });
+  }
+
+  logQueryError(error: string | Error, query: string): void {
+    // Expected failures (duplicate keys) are answered by the service; debug level is enough.
+    this.logger.debug({ msg: 'query failed', query, error: error instanceof Error ? error.message : error });
+  }
+
+  logQuerySlow(time: number, query: string): void {
+    this.logger.warn({ msg: 'slow query', ms: time, query });
+  }
+
+  logSchemaBuild(message: string): void {
+    this.logger.debug(message);
+  }
+
+  logMigration(message: string): void {
+    this.logger.log(message);
+  }
+
+  log(level: 'log' | 'info' | 'warn', message: unknown): void {
+    if (level === 'warn') this.logger.warn(String(message));
+    else this.logger.debug(String(message));
+  }
+}

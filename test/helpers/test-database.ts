@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+export type TestDatabaseKind = 'sqlite' | 'mysql';
+
+/** Which database the e2e suite runs on; vitest.config.ts sets it per project. */
+export const TEST_DATABASE: TestDatabaseKind = process.env.TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
+
+/** A MySQL/MariaDB server the tests may create databases on. */
+export const MYSQL_TEST_URL = (process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+
+export interface TestDatabase {
+  readonly kind: TestDatabaseKind;
+  /** A DATABASE_URL for the service. */
+  readonly url: string;
+  /** MySQL only: the database's name on the server. */
+  readonly name?: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database: a SQLite file in a new temp folder, or a MySQL database with a random
+ * name. MySQL databases are created with the latin1 default charset on purpose: the migrations
+ * must give every table utf8mb4 whatever the database default is.
+ */
+export async function createTestDatabase(kind: TestDatabaseKind = TEST_DATABASE): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'museum-db-'));
+    return {
+      kind,
+      url: `sqlite:${join(dir, 'events.sqlite')}`,
+      drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+    };
+  }
+  const name = `museum_test_${randomBytes(6).toString('hex')}`;
+  await onMysqlServer(`CREATE DATABASE \`${name}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
+  return {
+    kind,
+    name,
+    url: `${MYSQL_TEST_URL}/${name}`,
+    drop: () => onMysqlServer(`DROP DATABASE IF EXISTS \`${name}\``),
+  };
+}
+
+async function onMysqlServer(sql: string): Promise<void> {
+  const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
+  try {
+    await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Null when a MySQL server answers at MYSQL_TEST_URL, else why not. */
+export async function probeMysql(): Promise<string | null> {
+  try {
+    const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
+    await connection.query('SELECT 1');
+    await connection.end();
+    return null;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return `${code ?? 'error'}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
