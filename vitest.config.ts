@@ -1,15 +1,49 @@
 import { defineConfig } from 'vitest/config';
+import { MYSQL_TEST_URL, probeMysql } from './test/helpers/test-database.js';
 
-export default defineConfig({
-  test: {
-    globals: true,
-    root: './',
-    // Unit specs live beside the code; e2e specs in test/.
-    include: ['src/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
-    // Password hashing (scrypt, ~0.3 s each) and real databases make some tests slow.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // Two cores: running every file at once makes scrypt-bound tests time out.
-    maxWorkers: 2,
-  },
+/** E2E specs that run as they are on every database (they never assume one). */
+const SHARED_E2E = ['test/*.e2e-spec.ts'];
+/** E2E specs about the SQLite default path: the README's commands, files, processes. */
+const SQLITE_ONLY_E2E = ['test/service-process.e2e-spec.ts', 'test/users-cli.e2e-spec.ts', 'test/deployment.e2e-spec.ts'];
+
+export default defineConfig(async () => {
+  const mysqlProblem = await probeMysql();
+  if (mysqlProblem !== null) {
+    if (process.env.MYSQL_TEST_REQUIRED === '1') {
+      throw new Error(`MYSQL_TEST_REQUIRED=1 but no MySQL server answers at ${MYSQL_TEST_URL} (${mysqlProblem})`);
+    }
+    process.stderr.write(
+      `\n[e2e-mysql] SKIPPED: no MySQL server answers at ${MYSQL_TEST_URL} (${mysqlProblem}).\n` +
+        '            Set MYSQL_TEST_URL=mysql://user:pass@host:port to run the e2e suite on MySQL too.\n\n',
+    );
+  }
+  const common = { globals: true, testTimeout: 60_000, hookTimeout: 120_000 };
+  return {
+    test: {
+      // Two cores: more workers make scrypt-bound and process-spawning tests time out.
+      maxWorkers: 2,
+      projects: [
+        { test: { ...common, name: 'unit', include: ['src/**/*.spec.ts'] } },
+        { test: { ...common, name: 'e2e-sqlite', include: SHARED_E2E, env: { TEST_DATABASE: 'sqlite' } } },
+        mysqlProblem === null
+          ? {
+              test: {
+                ...common,
+                name: 'e2e-mysql',
+                include: [...SHARED_E2E, 'test/mysql/*.e2e-spec.ts'],
+                exclude: SQLITE_ONLY_E2E,
+                env: { TEST_DATABASE: 'mysql' },
+              },
+            }
+          : {
+              test: {
+                ...common,
+                name: 'e2e-mysql',
+                include: ['test/skipped/mysql.e2e-spec.ts'],
+                env: { MYSQL_SKIP_REASON: `no MySQL server answers at ${MYSQL_TEST_URL} (${mysqlProblem})` },
+              },
+            },
+      ],
+    },
+  };
 });

@@ -77,7 +77,7 @@ describe('Dockerfile', () => {
   it('copies only files that exist, and .dockerignore keeps local builds and modules out', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((match) => match[1].split(/\s+/));
     expect(sources.length).toBeGreaterThan(0);
-    for (const source of sources) expect(existsSync(join(ROOT, source)), source).toBe(true);
+    expect(sources.filter((source) => !existsSync(join(ROOT, source)))).toEqual([]);
     const ignored = read('.dockerignore').split('\n');
     for (const entry of ['node_modules', 'dist', 'data']) expect(ignored).toContain(entry);
   });
