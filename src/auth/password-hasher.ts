@@ -37,6 +37,9 @@ export class PasswordHasher {
     if (!match) return false;
     const [, logN, r, p, salt, expected] = match;
     const expectedKey = Buffer.from(expected, 'base64');
+    // scrypt's output for a shorter length is a prefix of the full key: a cut hash would match
+    // many passwords. Parameters scrypt refuses make the hash malformed, not the request a 500.
+    if (expectedKey.length !== KEY_LENGTH || !supported(Number(logN), Number(r), Number(p))) return false;
     const key = await derive(password, Buffer.from(salt, 'base64'), Number(logN), Number(r), Number(p), expectedKey.length);
     return key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
   }
@@ -60,7 +63,7 @@ export class PasswordHasher {
 }
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number, length = KEY_LENGTH): Promise<Buffer> {
-  if (logN < 1 || logN > 24 || r < 1 || p < 1) return Promise.reject(new Error('unsupported scrypt parameters'));
+  if (!supported(logN, r, p)) return Promise.reject(new Error('unsupported scrypt parameters'));
   const N = 2 ** logN;
   // Node's default maxmem (32 MiB) is below what N=2^15 and up need: 128 * N * r bytes.
   const maxmem = 128 * N * r * p + 16 * 1024 * 1024;
@@ -69,4 +72,8 @@ function derive(password: string, salt: Buffer, logN: number, r: number, p: numb
       error ? reject(error) : resolve(key),
     );
   });
+}
+
+function supported(logN: number, r: number, p: number): boolean {
+  return logN >= 1 && logN <= 24 && r >= 1 && p >= 1;
 }

@@ -1,0 +1,246 @@
+import { type CachedIdentity, CredentialCache } from './credential-cache.js';
+
+const ALICE = { username: 'alice' } as const;
+const BOB = { username: 'bob' } as const;
+const TTL = 60_000;
+
+/** A settable clock. */
+function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let time = start;
+  return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+/** A compute function that counts its calls and returns `identity`. */
+function counting(identity: CachedIdentity): { compute: () => Promise<CachedIdentity>; calls: () => number } {
+  let calls = 0;
+  return {
+    compute: () => {
+      calls++;
+      return Promise.resolve(identity);
+    },
+    calls: () => calls,
+  };
+}
+
+/** A promise settled from outside. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('CredentialCache', () => {
+  it('answers a hit within the TTL without computing again', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    const alice = counting(ALICE);
+    await expect(cache.resolve('k1', 'alice', alice.compute)).resolves.toEqual(ALICE);
+    time.advance(TTL - 1);
+    await expect(cache.resolve('k1', 'alice', alice.compute)).resolves.toEqual(ALICE);
+    expect(alice.calls()).toBe(1);
+    expect(cache.size).toBe(1);
+  });
+
+  it('computes again once the TTL is over', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    const alice = counting(ALICE);
+    await cache.resolve('k1', 'alice', alice.compute);
+    time.advance(TTL);
+    await expect(cache.resolve('k1', 'alice', alice.compute)).resolves.toEqual(ALICE);
+    expect(alice.calls()).toBe(2);
+    // The fresh result is cached for a new TTL.
+    time.advance(TTL - 1);
+    await cache.resolve('k1', 'alice', alice.compute);
+    expect(alice.calls()).toBe(2);
+  });
+
+  it('caches refusals (null) too', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    const refused = counting(null);
+    await expect(cache.resolve('wrong', 'alice', refused.compute)).resolves.toBeNull();
+    await expect(cache.resolve('wrong', 'alice', refused.compute)).resolves.toBeNull();
+    expect(refused.calls()).toBe(1);
+    expect(cache.size).toBe(1);
+  });
+
+  it('keeps different keys apart', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    await cache.resolve('right', 'alice', () => Promise.resolve(ALICE));
+    await cache.resolve('wrong', 'alice', () => Promise.resolve(null));
+    await expect(cache.resolve('right', 'alice', () => Promise.resolve(null))).resolves.toEqual(ALICE);
+    await expect(cache.resolve('wrong', 'alice', () => Promise.resolve(ALICE))).resolves.toBeNull();
+  });
+
+  it('evicts the least recently used entry beyond maxEntries; a hit counts as a use', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 2, now: clock().now });
+    const a = counting(ALICE);
+    const b = counting(BOB);
+    const c = counting(null);
+    await cache.resolve('a', 'alice', a.compute);
+    await cache.resolve('b', 'bob', b.compute);
+    await cache.resolve('a', 'alice', a.compute); // touch: b is now the least recently used
+    await cache.resolve('c', 'carol', c.compute);
+    expect(cache.size).toBe(2);
+
+    await cache.resolve('a', 'alice', a.compute);
+    expect(a.calls()).toBe(1); // kept
+    await cache.resolve('b', 'bob', b.compute);
+    expect(b.calls()).toBe(2); // evicted, computed again (and c, now the oldest, goes)
+    await cache.resolve('c', 'carol', c.compute);
+    expect(c.calls()).toBe(2);
+    expect(cache.size).toBe(2);
+  });
+
+  it('shares one computation among 50 concurrent callers for the same key', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const pending = deferred<CachedIdentity>();
+    let calls = 0;
+    const compute = (): Promise<CachedIdentity> => {
+      calls++;
+      return pending.promise;
+    };
+    const results = Array.from({ length: 50 }, () => cache.resolve('k1', 'alice', compute));
+    expect(calls).toBe(1);
+    const identity = { username: 'alice' };
+    pending.resolve(identity);
+    const settled = await Promise.all(results);
+    expect(settled).toHaveLength(50);
+    for (const result of settled) expect(result).toBe(identity);
+    expect(calls).toBe(1);
+    // And the shared result is cached afterwards.
+    await cache.resolve('k1', 'alice', compute);
+    expect(calls).toBe(1);
+  });
+
+  it('does not share a computation between different keys', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const pending = deferred<CachedIdentity>();
+    let calls = 0;
+    const compute = (): Promise<CachedIdentity> => {
+      calls++;
+      return pending.promise;
+    };
+    const first = cache.resolve('k1', 'alice', compute);
+    const second = cache.resolve('k2', 'alice', compute);
+    expect(calls).toBe(2);
+    pending.resolve(ALICE);
+    await Promise.all([first, second]);
+  });
+
+  it('does not cache a rejected computation: every waiter sees the error, the next call computes again', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const pending = deferred<CachedIdentity>();
+    const failing = (): Promise<CachedIdentity> => pending.promise;
+    const waiters = Array.from({ length: 3 }, () => cache.resolve('k1', 'alice', failing));
+    pending.reject(new Error('database down'));
+    for (const waiter of waiters) await expect(waiter).rejects.toThrow('database down');
+    expect(cache.size).toBe(0);
+
+    const alice = counting(ALICE);
+    await expect(cache.resolve('k1', 'alice', alice.compute)).resolves.toEqual(ALICE);
+    expect(alice.calls()).toBe(1);
+  });
+
+  it("invalidateUser drops that user's positive and negative entries, and only that user's", async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    await cache.resolve('alice-right', 'alice', () => Promise.resolve(ALICE));
+    await cache.resolve('alice-wrong', 'alice', () => Promise.resolve(null));
+    await cache.resolve('bob-right', 'bob', () => Promise.resolve(BOB));
+    expect(cache.size).toBe(3);
+
+    cache.invalidateUser('alice');
+    expect(cache.size).toBe(1);
+
+    const aliceRight = counting(null);
+    const aliceWrong = counting(ALICE);
+    const bob = counting(null);
+    await expect(cache.resolve('alice-right', 'alice', aliceRight.compute)).resolves.toBeNull();
+    await expect(cache.resolve('alice-wrong', 'alice', aliceWrong.compute)).resolves.toEqual(ALICE);
+    await expect(cache.resolve('bob-right', 'bob', bob.compute)).resolves.toEqual(BOB);
+    expect([aliceRight.calls(), aliceWrong.calls(), bob.calls()]).toEqual([1, 1, 0]);
+  });
+
+  it('does not store a computation that was in flight when its user was invalidated', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const stale = deferred<CachedIdentity>();
+    const before = cache.resolve('k1', 'alice', () => stale.promise);
+
+    cache.invalidateUser('alice');
+
+    // A caller arriving after the change must not join the check that read the old password.
+    const fresh = counting(null);
+    const after = cache.resolve('k1', 'alice', fresh.compute);
+    expect(fresh.calls()).toBe(1);
+    await expect(after).resolves.toBeNull();
+
+    stale.resolve(ALICE);
+    await expect(before).resolves.toEqual(ALICE); // its own caller still gets its answer
+    // The stale result did not overwrite the fresh one.
+    const probe = counting(ALICE);
+    await expect(cache.resolve('k1', 'alice', probe.compute)).resolves.toBeNull();
+    expect(probe.calls()).toBe(0);
+  });
+
+  it('does not store an in-flight result of an invalidated user even with nothing cached since', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const stale = deferred<CachedIdentity>();
+    const before = cache.resolve('k1', 'alice', () => stale.promise);
+    cache.invalidateUser('alice');
+    stale.resolve(ALICE);
+    await before;
+    expect(cache.size).toBe(0);
+    const probe = counting(null);
+    await expect(cache.resolve('k1', 'alice', probe.compute)).resolves.toBeNull();
+    expect(probe.calls()).toBe(1);
+  });
+
+  it('keeps storing computations of other users during an invalidation', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
+    const bobCheck = deferred<CachedIdentity>();
+    const pending = cache.resolve('k-bob', 'bob', () => bobCheck.promise);
+    cache.invalidateUser('alice');
+    bobCheck.resolve(BOB);
+    await pending;
+    expect(cache.size).toBe(1);
+  });
+
+  it('caches nothing with ttlMs 0', async () => {
+    const cache = new CredentialCache({ ttlMs: 0, maxEntries: 10, now: clock().now });
+    const alice = counting(ALICE);
+    await cache.resolve('k1', 'alice', alice.compute);
+    await cache.resolve('k1', 'alice', alice.compute);
+    expect(alice.calls()).toBe(2);
+    expect(cache.size).toBe(0);
+  });
+
+  describe('keyOf', () => {
+    const header = 'Basic dXNlcjpzM2NyZXQtUGFzcw=='; // user:s3cret-Pass
+
+    it('is deterministic within one instance', () => {
+      const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+      expect(cache.keyOf(header)).toBe(cache.keyOf(header));
+      expect(cache.keyOf(header)).not.toBe(cache.keyOf('Basic dXNlcjpzM2NyZXQtUGFzcx=='));
+    });
+
+    it('differs between instances (a random HMAC key each)', () => {
+      const one = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+      const two = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+      expect(one.keyOf(header)).not.toBe(two.keyOf(header));
+    });
+
+    it('never contains the header or the credentials', () => {
+      const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+      const key = cache.keyOf(header);
+      expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/); // a SHA-256 digest in base64
+      for (const part of [header, 'dXNlcjpzM2NyZXQtUGFzcw', 'user', 's3cret', 'Basic']) {
+        expect(key).not.toContain(part);
+      }
+    });
+  });
+});

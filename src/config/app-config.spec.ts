@@ -1,0 +1,163 @@
+import { ConfigError, loadConfig, parseDatabaseUrl } from './app-config.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The ConfigError `loadConfig(env)` throws; fails the test when it throws anything else. */
+function configErrorOf(env: Env): ConfigError {
+  let thrown: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  return thrown as ConfigError;
+}
+
+const ADMIN = { ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'correct horse battery' };
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.database).toEqual({ type: 'sqlite', path: 'data/museum.sqlite' });
+    expect(config.logLevel).toBe('info');
+    expect(config.admin).toBeNull();
+    expect(config.corsOrigins).toEqual([]);
+    expect(config.runMigrations).toBe(true);
+    expect(config.trustProxy).toBe(false);
+    expect(config.auth.failureLimit).toBeGreaterThanOrEqual(1);
+    expect(config.auth.cacheTtlMs).toBeGreaterThan(0);
+    expect(config.auth.cacheMaxEntries).toBeGreaterThan(0);
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', LOG_LEVEL: ' ', CORS_ORIGINS: '' });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.database).toEqual({ type: 'sqlite', path: 'data/museum.sqlite' });
+    expect(config.logLevel).toBe('info');
+    expect(config.corsOrigins).toEqual([]);
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'debug',
+      CORS_ORIGINS: 'https://app.example.org, http://localhost:5173',
+      AUTH_FAILURE_LIMIT: '1',
+      ...ADMIN,
+    });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.logLevel).toBe('debug');
+    expect(config.corsOrigins).toEqual(['https://app.example.org', 'http://localhost:5173']);
+    expect(config.auth.failureLimit).toBe(1);
+    expect(config.admin).toEqual({ username: 'curator', password: 'correct horse battery' });
+  });
+
+  it('accepts the port boundaries 0 and 65535', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['PORT', { PORT: '0x50' }],
+    ['HOST', { HOST: 'not a host' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://h' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://user:pass@h:3306/' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://user:pass@h:3306/bad-name' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://user:pass@h:notaport/db' }],
+    ['DATABASE_URL', { DATABASE_URL: 'sqlite:' }],
+    ['DATABASE_URL', { DATABASE_URL: 'data/museum.sqlite' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'not-a-url' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example/path' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example/' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://ok.example,ftp://a.example' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: '*' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'a:b', ADMIN_PASSWORD: 'correct horse battery' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'two words', ADMIN_PASSWORD: 'correct horse battery' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'a'.repeat(65), ADMIN_PASSWORD: 'correct horse battery' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'elevenchars' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'correct horse\u0000battery' }],
+    ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: '0' }],
+    ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: 'ten' }],
+    ['AUTH_CACHE_TTL_SECONDS', { AUTH_CACHE_TTL_SECONDS: '-5' }],
+    ['DB_MIGRATIONS_RUN', { DB_MIGRATIONS_RUN: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '2' }],
+  ])('rejects an invalid %s, naming it: %j', (variable, env) => {
+    const error = configErrorOf(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('names both admin variables when only ADMIN_USERNAME is set', () => {
+    const error = configErrorOf({ ADMIN_USERNAME: 'curator' });
+    expect(error.variable).toBe('ADMIN_PASSWORD');
+    expect(error.message).toBe('Invalid configuration: ADMIN_PASSWORD must be set when ADMIN_USERNAME is set');
+  });
+
+  it('names both admin variables when only ADMIN_PASSWORD is set', () => {
+    const error = configErrorOf({ ADMIN_PASSWORD: 'correct horse battery' });
+    expect(error.variable).toBe('ADMIN_USERNAME');
+    expect(error.message).toBe('Invalid configuration: ADMIN_USERNAME must be set when ADMIN_PASSWORD is set');
+    expect(error.message).not.toContain('correct horse');
+  });
+
+  it('never puts the admin password in the message', () => {
+    const error = configErrorOf({ ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'short-pw' });
+    expect(error.message).toBe('Invalid configuration: ADMIN_PASSWORD must be 12 to 1024 characters');
+    expect(error.message).not.toContain('short-pw');
+  });
+
+  it('accepts an admin password of exactly 12 characters, and keeps its spaces', () => {
+    expect(loadConfig({ ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: '123456789012' }).admin?.password).toBe(
+      '123456789012',
+    );
+    expect(loadConfig({ ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: ' twelve chars ' }).admin?.password).toBe(
+      ' twelve chars ',
+    );
+  });
+
+  it('is a ConfigError, an Error with its own name', () => {
+    const error = configErrorOf({ PORT: 'abc' });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('ConfigError');
+  });
+
+  it('parses a MySQL URL, decoding an url-encoded password, and turns migrations off by default', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://museum:p%40ss%3Aw%2Frd%25@db.example.org:3307/museum_db' });
+    expect(config.database).toEqual({
+      type: 'mysql',
+      host: 'db.example.org',
+      port: 3307,
+      username: 'museum',
+      password: 'p@ss:w/rd%',
+      database: 'museum_db',
+    });
+    expect(config.runMigrations).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'mysql://u:p@h/db', DB_MIGRATIONS_RUN: 'true' }).runMigrations).toBe(true);
+  });
+
+  it('defaults the MySQL port to 3306 and unwraps an IPv6 host', () => {
+    expect(parseDatabaseUrl('mysql://u:p@db/museum')).toMatchObject({ host: 'db', port: 3306, database: 'museum' });
+    expect(parseDatabaseUrl('mysql://u:p@[::1]:3306/museum')).toMatchObject({ host: '::1', port: 3306 });
+  });
+
+  it('parses sqlite::memory: and sqlite file paths', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database).toEqual({ type: 'sqlite', path: ':memory:' });
+    expect(parseDatabaseUrl('sqlite:/var/lib/museum/events.sqlite')).toEqual({
+      type: 'sqlite',
+      path: '/var/lib/museum/events.sqlite',
+    });
+  });
+});

@@ -1,0 +1,161 @@
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions, DEFAULT_POOL, ENTITIES, MIGRATIONS } from './database-options.js';
+
+const MYSQL = {
+  type: 'mysql',
+  host: 'db.example.org',
+  port: 3306,
+  username: 'museum',
+  password: 'secret',
+  database: 'museum',
+} as const;
+
+function migrationNames(migrations: readonly (new () => { name?: string })[]): (string | undefined)[] {
+  return migrations.map((Migration) => new Migration().name);
+}
+
+interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+}
+
+describe('MIGRATIONS', () => {
+  it('holds the same migrations, by name and order, for SQLite and MySQL', () => {
+    const sqlite = migrationNames(MIGRATIONS.sqlite);
+    const mysql = migrationNames(MIGRATIONS.mysql);
+    expect(sqlite.length).toBeGreaterThan(0);
+    expect(mysql).toEqual(sqlite);
+  });
+
+  it('gives every migration a unique name ending in its timestamp, in ascending order', () => {
+    for (const list of [MIGRATIONS.sqlite, MIGRATIONS.mysql]) {
+      const names = migrationNames(list);
+      expect(new Set(names).size).toBe(names.length);
+      const timestamps = names.map((name) => Number(/(\d{13})$/.exec(name ?? '')?.[1]));
+      for (const timestamp of timestamps) expect(Number.isInteger(timestamp)).toBe(true);
+      expect([...timestamps].sort((a, b) => a - b)).toEqual(timestamps);
+    }
+  });
+});
+
+describe('buildDataSourceOptions', () => {
+  it('builds SQLite options without synchronize, with its own migrations', () => {
+    const options = buildDataSourceOptions({ type: 'sqlite', path: 'data/x.sqlite' });
+    expect(options.type).toBe('better-sqlite3');
+    expect(options.synchronize).toBe(false);
+    expect(options.migrationsRun).toBe(false);
+    expect(options.migrations).toEqual([...MIGRATIONS.sqlite]);
+    expect(options.entities).toEqual(ENTITIES);
+    expect(buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, true).migrationsRun).toBe(true);
+  });
+
+  it('builds MySQL options with utf8mb4, no stack trace capture and no synchronize', () => {
+    const options = buildDataSourceOptions(MYSQL, false, DEFAULT_POOL);
+    if (options.type !== 'mysql') throw new Error(`expected mysql options, got ${options.type}`);
+    expect(options.charset).toBe('utf8mb4_bin');
+    expect(options.trace).toBe(false);
+    expect(options.synchronize).toBe(false);
+    expect(options.migrationsRun).toBe(false);
+    expect(options.migrations).toEqual([...MIGRATIONS.mysql]);
+    expect(options).toMatchObject({
+      host: 'db.example.org',
+      port: 3306,
+      username: 'museum',
+      password: 'secret',
+      database: 'museum',
+      poolSize: DEFAULT_POOL.size,
+      connectTimeout: DEFAULT_POOL.connectTimeoutMs,
+    });
+  });
+});
+
+describe('a real SQLite file with the migrations applied', () => {
+  let dir: string;
+  let path: string;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    // TypeORM logs every query and migration through Nest's logger.
+    for (const level of ['log', 'debug', 'verbose'] as const) {
+      vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'museum-options-'));
+    path = join(dir, 'events.sqlite');
+    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    await dataSource.initialize();
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    vi.restoreAllMocks();
+  });
+
+  it('runs in WAL mode with synchronous=FULL on the connection TypeORM uses', async () => {
+    await expect(dataSource.query('PRAGMA journal_mode')).resolves.toEqual([{ journal_mode: 'wal' }]);
+    await expect(dataSource.query('PRAGMA synchronous')).resolves.toEqual([{ synchronous: 2 }]);
+  });
+
+  it('sets synchronous=FULL when it opens a file that is already in WAL mode (a restart)', async () => {
+    // better-sqlite3 opens an existing WAL database with synchronous=NORMAL (1) unless told otherwise.
+    const restarted = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    await restarted.initialize();
+    try {
+      await expect(restarted.query('PRAGMA journal_mode')).resolves.toEqual([{ journal_mode: 'wal' }]);
+      await expect(restarted.query('PRAGMA synchronous')).resolves.toEqual([{ synchronous: 2 }]);
+    } finally {
+      await restarted.destroy();
+    }
+  });
+
+  it('keeps synchronous=FULL after a write transaction', async () => {
+    await dataSource.transaction(async (manager) => {
+      await manager.query('INSERT INTO "users" VALUES (?, ?, ?, ?)', ['probe', 'x', 1, 1]);
+      await manager.query('DELETE FROM "users" WHERE "username" = ?', ['probe']);
+    });
+    await expect(dataSource.query('PRAGMA synchronous')).resolves.toEqual([{ synchronous: 2 }]);
+  });
+
+  it('has applied every migration and created the tables', async () => {
+    const tables = (await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)) as {
+      name: string;
+    }[];
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(['special_events', 'users']));
+    const applied = (await dataSource.query('SELECT name FROM "migrations" ORDER BY id')) as { name: string }[];
+    expect(applied.map((row) => row.name)).toEqual(migrationNames(MIGRATIONS.sqlite));
+    await expect(dataSource.showMigrations()).resolves.toBe(false);
+  });
+
+  it('declares the special_events columns with their types', async () => {
+    const columns = (await dataSource.query('PRAGMA table_info("special_events")')) as ColumnInfo[];
+    expect(columns.map(({ name, type, notnull, pk }) => ({ name, type, notnull, pk }))).toEqual([
+      { name: 'event_id', type: 'varchar(36)', notnull: 1, pk: 1 },
+      { name: 'name', type: 'varchar(200)', notnull: 1, pk: 0 },
+      { name: 'location', type: 'varchar(200)', notnull: 1, pk: 0 },
+      { name: 'event_description', type: 'varchar(5000)', notnull: 1, pk: 0 },
+      { name: 'dates', type: 'json', notnull: 1, pk: 0 },
+      { name: 'price', type: 'double', notnull: 1, pk: 0 },
+    ]);
+  });
+
+  it('declares the users columns with their types', async () => {
+    const columns = (await dataSource.query('PRAGMA table_info("users")')) as ColumnInfo[];
+    expect(columns.map(({ name, type, notnull, pk }) => ({ name, type, notnull, pk }))).toEqual([
+      { name: 'username', type: 'varchar(64)', notnull: 1, pk: 1 },
+      { name: 'password_hash', type: 'varchar(255)', notnull: 1, pk: 0 },
+      { name: 'created_at', type: 'bigint', notnull: 1, pk: 0 },
+      { name: 'updated_at', type: 'bigint', notnull: 1, pk: 0 },
+    ]);
+  });
+
+  it('matches the entities: TypeORM finds no schema change to make', async () => {
+    const sql = await dataSource.driver.createSchemaBuilder().log();
+    expect(sql.upQueries.map((query) => query.query)).toEqual([]);
+  });
+});
