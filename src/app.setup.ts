@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module.js';
+import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
 import { setupOpenApi } from './openapi/openapi.js';
@@ -40,6 +41,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     });
   }
   answerMalformedHttpWithProblems(app.getHttpServer() as Server);
+  // Before the routes: see escapeMalformedPercentEncoding.
+  app.use(escapeMalformedPercentEncoding);
   setupOpenApi(app);
 }
 

@@ -7,10 +7,16 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { from, type Observable, switchMap } from 'rxjs';
 import { ProblemException } from '../problem/problem.js';
 
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
+/**
+ * Deeper than any valid body (the deepest is an object holding an array). class-transformer and
+ * class-validator recurse once per level: a 256 KiB body of brackets would overflow the stack (500).
+ */
+export const MAX_JSON_DEPTH = 32;
 
 const JSON_BODY = Symbol('JSON_BODY');
 
@@ -25,7 +31,7 @@ export const JsonBody = (): MethodDecorator => SetMetadata(JSON_BODY, true);
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
   'entity.too.large': { status: 413, detail: `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.` },
   'entity.parse.failed': { status: 400, detail: 'The request body is not valid JSON.' },
-  'entity.verify.failed': { status: 400, detail: 'The request body is not valid JSON.' },
+  'entity.verify.failed': { status: 400, detail: 'The request body is not valid UTF-8.' },
   'encoding.unsupported': { status: 415, detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.' },
   'charset.unsupported': { status: 415, detail: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { status: 400, detail: 'The request body ended before its announced length.' },
@@ -38,6 +44,11 @@ export class JsonBodyInterceptor implements NestInterceptor {
     limit: MAX_JSON_BODY_BYTES,
     strict: true,
     type: () => true, // the media type is checked below, so that a wrong one is a 415
+    // JSON is UTF-8 (RFC 8259); the decoder would silently turn invalid bytes into U+FFFD and the
+    // event would be stored altered. Refused as entity.verify.failed, i.e. 400.
+    verify: (_request, _response, body) => {
+      if (!isUtf8(body)) throw new Error('The request body is not UTF-8.');
+    },
   });
 
   constructor(private readonly reflector: Reflector) {}
@@ -57,7 +68,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
     }
     return new Promise((resolve, reject) => {
       this.parse(request, response, (error?: unknown) => {
-        if (error === undefined) return resolve();
+        if (error === undefined) {
+          if (!nestsDeeperThan(request.body, MAX_JSON_DEPTH)) return resolve();
+          return reject(new ProblemException(400, `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+        }
         const known = BODY_ERRORS[(error as { type?: string }).type ?? ''];
         reject(known ? new ProblemException(known.status, known.detail) : error);
       });
@@ -77,4 +91,16 @@ export function isJsonMediaType(header: string | undefined): boolean {
     const charset = rawValue.replace(/^"(.*)"$/, '$1');
     return charset === 'utf-8' || charset === 'utf8';
   });
+}
+
+/** True when arrays/objects in `value` nest more than `max` levels (iterative: no recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
 }

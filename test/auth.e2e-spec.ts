@@ -1,0 +1,711 @@
+import { randomUUID } from 'node:crypto';
+import request, { type Response } from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CredentialCache } from '../src/auth/credential-cache.js';
+import { PasswordHasher } from '../src/auth/password-hasher.js';
+import { UsersService } from '../src/auth/users.service.js';
+import {
+  type Body,
+  CHALLENGE,
+  expectProblem,
+  expectStatus,
+  expectUnauthorized,
+  validEvent,
+} from './helpers/problem-assertions.js';
+import { AUTH, basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+
+/* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
+
+/**
+ * HTTP Basic authentication (CONTRACT.md, "Authentication"), end to end over TCP on the app built
+ * exactly as main.ts builds it. Database-agnostic: state is observed through HTTP and the
+ * in-process UsersService only. One app is open at a time (passport's strategy registry is
+ * process-wide): each top-level describe starts and closes its own.
+ */
+
+const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+const suffix = (): string => randomUUID().slice(0, 8);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** POST /special-events with a valid body and the given Authorization header (none when undefined). */
+function post(t: TestApp, authorization: string | undefined, body: Body = validEvent()): request.Test {
+  const req = request(t.baseUrl).post('/special-events');
+  return (authorization === undefined ? req : req.set('Authorization', authorization)).send(body);
+}
+
+function del(t: TestApp, eventId: string, authorization?: string): request.Test {
+  const req = request(t.baseUrl).delete(`/special-events/${eventId}`);
+  return authorization === undefined ? req : req.set('Authorization', authorization);
+}
+
+/** The credentials are accepted: a create answers 201 with the event as sent. */
+async function expectAccepted(t: TestApp, authorization: string): Promise<void> {
+  const event = validEvent();
+  const res = await post(t, authorization, event);
+  expectStatus(res, 201);
+  expect(res.body).toStrictEqual(event);
+}
+
+/** The credentials are refused with the one 401, and the create did not happen. */
+async function expectRefused(t: TestApp, authorization: string | undefined, valid = AUTH): Promise<void> {
+  const event = validEvent();
+  expectUnauthorized(await post(t, authorization, event), '/special-events');
+  expectProblem(await del(t, event.eventId as string, valid), 404, `/special-events/${event.eventId as string}`);
+}
+
+/** Everything a client sees of a response, for "identical response" comparisons. */
+function observable(res: Response): Record<string, unknown> {
+  return {
+    status: res.status,
+    contentType: res.headers['content-type'],
+    challenge: res.headers['www-authenticate'],
+    body: res.body as unknown,
+    text: res.text,
+  };
+}
+
+// =============================================================================================
+// The default app: ADMIN_USERNAME=tester (TEST_PASSWORD), failure limit out of reach
+// =============================================================================================
+
+describe('with the default app', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  describe('every /special-events route requires credentials', () => {
+    const id = randomUUID();
+    it.each([
+      ['POST', '/special-events'],
+      ['GET', '/special-events'],
+      ['PUT', '/special-events'],
+      ['PATCH', '/special-events'],
+      ['DELETE', '/special-events'],
+      ['OPTIONS', '/special-events'],
+      ['DELETE', `/special-events/${id}`],
+      ['GET', `/special-events/${id}`],
+      ['PUT', `/special-events/${id}`],
+      ['POST', `/special-events/${id}`],
+      ['PATCH', `/special-events/${id}`],
+      ['GET', '/special-events/x/y'],
+      ['DELETE', '/special-events/x/y'],
+      ['POST', '/special-events/x/y/z'],
+      ['GET', '/special-events/'],
+      ['GET', '/SPECIAL-EVENTS'],
+      ['DELETE', `/Special-Events/${id}`],
+    ])('%s %s without credentials: 401 with the Basic challenge and problem details', async (method, path) => {
+      const res = await request(t.baseUrl)
+        [method.toLowerCase() as 'get'](path)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(validEvent()));
+      expectUnauthorized(res, path);
+    });
+
+    it.each([['/special-events'], [`/special-events/${id}`]])(
+      'HEAD %s without credentials: 401 with the challenge',
+      async (path) => {
+        const res = await request(t.baseUrl).head(path);
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
+      },
+    );
+
+    it('instance is the path without its query string', async () => {
+      expectUnauthorized(await request(t.baseUrl).get('/special-events?secret=1&b=2'), '/special-events');
+    });
+
+    it('with valid credentials the same routes answer what they are (405 with Allow, 404), not 401', async () => {
+      const get = await request(t.baseUrl).get('/special-events').set('Authorization', AUTH);
+      expectProblem(get, 405, '/special-events');
+      expect(get.headers.allow).toBe('POST');
+      const put = await request(t.baseUrl).put(`/special-events/${id}`).set('Authorization', AUTH);
+      expectProblem(put, 405, `/special-events/${id}`);
+      expect(put.headers.allow).toBe('DELETE');
+      expectProblem(
+        await request(t.baseUrl).get('/special-events/x/y').set('Authorization', AUTH),
+        404,
+        '/special-events/x/y',
+      );
+    });
+  });
+
+  describe('one 401 for every kind of credential failure', () => {
+    const failures: [string, string | undefined][] = [
+      ['missing header', undefined],
+      ['Bearer scheme', `Bearer ${b64(`${TEST_USER}:${TEST_PASSWORD}`)}`],
+      ['Digest scheme', 'Digest username="tester", realm="museum"'],
+      ['scheme without credentials', 'Basic'],
+      ['malformed base64', 'Basic %%%not*base64%%%'],
+      [
+        'base64 with characters Node would skip',
+        `Basic ${b64(`${TEST_USER}:${TEST_PASSWORD}`).slice(0, 8)}!!${b64(`${TEST_USER}:${TEST_PASSWORD}`).slice(8)}`,
+      ],
+      ['two tokens', `Basic ${b64(`${TEST_USER}:${TEST_PASSWORD}`)} ${b64('x:y')}`],
+      ['base64 without a colon', `Basic ${b64(`${TEST_USER}${TEST_PASSWORD.replaceAll(':', '')}`)}`],
+      ['not UTF-8', `Basic ${Buffer.from([0x74, 0xff, 0xfe, 0x3a, 0x61, 0x62]).toString('base64')}`],
+      ['empty user name', basicHeader('', TEST_PASSWORD)],
+      ['unknown user', basicHeader(`nobody-${suffix()}`, TEST_PASSWORD)],
+      ['wrong password', basicHeader(TEST_USER, 'wrong horse: battery staple')],
+      ['empty password', basicHeader(TEST_USER, '')],
+      ['password cut at its colon', basicHeader(TEST_USER, TEST_PASSWORD.slice(0, TEST_PASSWORD.indexOf(':')))],
+      ['password with a trailing space', basicHeader(TEST_USER, `${TEST_PASSWORD} `)],
+    ];
+
+    it.each(failures)('%s: POST gets the identical 401 and stores nothing', async (_label, authorization) => {
+      const baseline = await post(t, undefined);
+      expectUnauthorized(baseline, '/special-events');
+      const event = validEvent();
+      const res = await post(t, authorization, event);
+      expectUnauthorized(res, '/special-events');
+      expect(observable(res)).toStrictEqual(observable(baseline));
+      expectProblem(await del(t, event.eventId as string, AUTH), 404, `/special-events/${event.eventId as string}`);
+    });
+
+    it.each(failures)('%s: DELETE gets the identical 401 and deletes nothing', async (_label, authorization) => {
+      const event = validEvent();
+      expectStatus(await post(t, AUTH, event), 201);
+      const path = `/special-events/${event.eventId as string}`;
+      const baseline = await del(t, event.eventId as string);
+      const res = await del(t, event.eventId as string, authorization);
+      expectUnauthorized(res, path);
+      expect(observable(res)).toStrictEqual(observable(baseline));
+      // Still there: deleting it with valid credentials works once.
+      expectStatus(await del(t, event.eventId as string, AUTH), 204);
+    });
+
+    it('the 401 reveals nothing about the credentials sent', async () => {
+      const user = `nobody-${suffix()}`;
+      const password = `Secret-${suffix()}-password`;
+      const res = await post(t, basicHeader(user, password));
+      expectUnauthorized(res, '/special-events');
+      expect(res.text).not.toContain(user);
+      expect(res.text).not.toContain(password);
+      expect(res.text).not.toContain(b64(`${user}:${password}`));
+    });
+  });
+
+  describe('authentication comes before anything else', () => {
+    const bad: [string, string | undefined][] = [
+      ['no credentials', undefined],
+      ['a wrong password', basicHeader(TEST_USER, 'wrong horse: battery staple')],
+      ['a malformed header', 'Basic ***'],
+    ];
+
+    /** The requests that, with valid credentials, get 400, 413, 415, 400, 404, 409 and 204. */
+    const inputs: [string, number, string, (authorization: string | undefined) => Promise<Response>][] = [
+      [
+        'malformed JSON',
+        400,
+        '/special-events',
+        (a) => raw('POST', '/special-events', a, 'application/json', '{"name": '),
+      ],
+      [
+        'a 300 KiB body',
+        413,
+        '/special-events',
+        (a) =>
+          raw(
+            'POST',
+            '/special-events',
+            a,
+            'application/json',
+            JSON.stringify({ ...validEvent(), name: 'x'.repeat(300 * 1024) }),
+          ),
+      ],
+      [
+        'a text/plain body',
+        415,
+        '/special-events',
+        (a) => raw('POST', '/special-events', a, 'text/plain', JSON.stringify(validEvent())),
+      ],
+      [
+        'an invalid event',
+        400,
+        '/special-events',
+        (a) => raw('POST', '/special-events', a, 'application/json', '{"price":"25"}'),
+      ],
+      [
+        'a non-UUID delete path',
+        400,
+        '/special-events/not-a-uuid',
+        (a) => raw('DELETE', '/special-events/not-a-uuid', a),
+      ],
+      [
+        'a malformed percent-encoded delete path',
+        400,
+        '/special-events/%E0%A4%A',
+        (a) => raw('DELETE', '/special-events/%E0%A4%A', a),
+      ],
+    ];
+
+    function raw(
+      method: 'POST' | 'DELETE',
+      path: string,
+      authorization?: string,
+      type?: string,
+      body?: string,
+    ): request.Test {
+      let req = method === 'POST' ? request(t.baseUrl).post(path) : request(t.baseUrl).delete(path);
+      if (authorization !== undefined) req = req.set('Authorization', authorization);
+      if (type !== undefined) req = req.set('Content-Type', type);
+      return body === undefined ? req : req.send(body);
+    }
+
+    describe.each(bad)('with %s', (_label, authorization) => {
+      it.each(inputs)(
+        '%s: the same 401 (the valid-credentials answer would be %i)',
+        async (_input, status, path, send) => {
+          const baseline = await raw(path === '/special-events' ? 'POST' : 'DELETE', path);
+          expectUnauthorized(baseline, path);
+          const res = await send(authorization);
+          expectUnauthorized(res, path);
+          expect(observable(res)).toStrictEqual(observable(baseline));
+          // The input really is one the service refuses with that status once authenticated.
+          const authenticated = await send(AUTH);
+          expect(authenticated.status).toBe(status);
+        },
+      );
+
+      it('deleting an event that exists and one that does not: the same 401', async () => {
+        const event = validEvent();
+        expectStatus(await post(t, AUTH, event), 201);
+        const existing = `/special-events/${event.eventId as string}`;
+        const missingId = randomUUID();
+        const onExisting = await del(t, event.eventId as string, authorization);
+        const onMissing = await del(t, missingId, authorization);
+        expectUnauthorized(onExisting, existing);
+        expectUnauthorized(onMissing, `/special-events/${missingId}`);
+        expect({ ...observable(onExisting), body: null, text: null }).toStrictEqual({
+          ...observable(onMissing),
+          body: null,
+          text: null,
+        });
+        expect({ ...(onExisting.body as Body), instance: null }).toStrictEqual({
+          ...(onMissing.body as Body),
+          instance: null,
+        });
+        // With valid credentials: one exists (204), the other does not (404).
+        expectStatus(await del(t, event.eventId as string, AUTH), 204);
+        expectProblem(await del(t, missingId, AUTH), 404, `/special-events/${missingId}`);
+      });
+
+      it('creating an event whose id exists: 401, not 409, and the stored event is unchanged', async () => {
+        const event = validEvent();
+        expectStatus(await post(t, AUTH, event), 201);
+        expectUnauthorized(
+          await post(t, authorization, validEvent({ eventId: event.eventId, name: 'Other' })),
+          '/special-events',
+        );
+        expectProblem(await post(t, AUTH, event), 409, '/special-events');
+        expectStatus(await del(t, event.eventId as string, AUTH), 204);
+      });
+    });
+  });
+
+  describe('credential format (RFC 7617)', () => {
+    it.each([['basic'], ['BASIC'], ['bAsIc'], ['Basic']])('scheme "%s" is accepted', async (scheme) => {
+      await expectAccepted(t, `${scheme} ${b64(`${TEST_USER}:${TEST_PASSWORD}`)}`);
+    });
+
+    it('the bootstrap password contains ": " and works whole', async () => {
+      expect(TEST_PASSWORD).toContain(': ');
+      await expectAccepted(t, AUTH);
+    });
+
+    it('a password with several colons works; only the first colon separates', async () => {
+      const users = t.app.get(UsersService);
+      const user = `colon-${suffix()}`;
+      const password = 'a:b:c:d-long-password';
+      await users.add(user, password);
+      await expectAccepted(t, basicHeader(user, password));
+      // What a parser splitting on every colon would use instead.
+      await expectRefused(t, basicHeader(user, 'a'));
+      await expectRefused(t, basicHeader(user, 'b:c:d-long-password'));
+      await expectRefused(t, `Basic ${b64(`${user}:a:b`)}`);
+    });
+
+    it('UTF-8 user names and passwords; a password in NFD matches one set in NFC', async () => {
+      const users = t.app.get(UsersService);
+      const user = `José-${suffix()}`;
+      const password = 'pässwörd-🔑-long';
+      await users.add(user, password);
+      await expectAccepted(t, basicHeader(user, password));
+
+      const nfd = password.normalize('NFD');
+      expect(nfd).not.toBe(password);
+      expect(Buffer.from(nfd, 'utf8').equals(Buffer.from(password, 'utf8'))).toBe(false);
+      await expectAccepted(t, basicHeader(user, nfd));
+
+      // The same text encoded as Latin-1 is not UTF-8: refused.
+      await expectRefused(t, `Basic ${Buffer.from(`${user}:pässwörd-long`, 'latin1').toString('base64')}`);
+      await expectRefused(t, basicHeader(user, 'passwörd-🔑-long'));
+    });
+  });
+
+  describe('passwords are stored as salted scrypt hashes', () => {
+    it('OWASP parameters, a different salt per user, never the password', async () => {
+      const users = t.app.get(UsersService);
+      const password = `same-password-${suffix()}`;
+      const [a, b] = [`salt-a-${suffix()}`, `salt-b-${suffix()}`];
+      await users.add(a, password);
+      await users.add(b, password);
+      const hashes = await Promise.all([users.find(a), users.find(b), users.find(TEST_USER)]);
+      for (const hash of hashes.map((user) => user?.passwordHash ?? '')) {
+        const format = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$[A-Za-z0-9+/]{20,}\$[A-Za-z0-9+/]{40,}$/;
+        expect(hash).toMatch(format);
+        const match = format.exec(hash);
+        const [, ln, r, p] = (match as RegExpExecArray).map(Number);
+        expect(ln).toBeGreaterThanOrEqual(17);
+        expect(r).toBeGreaterThanOrEqual(8);
+        expect(p).toBeGreaterThanOrEqual(1);
+        expect(hash).not.toContain(password);
+        expect(hash).not.toContain(TEST_PASSWORD);
+      }
+      expect(hashes[0]?.passwordHash).not.toBe(hashes[1]?.passwordHash);
+    });
+  });
+
+  describe('the credential cache follows user changes made in this process', () => {
+    it('a new password replaces the old one at once', async () => {
+      const users = t.app.get(UsersService);
+      const user = `changing-${suffix()}`;
+      const [oldPassword, newPassword] = ['old-password-1234', 'new-password-5678'];
+      await users.add(user, oldPassword);
+      await expectAccepted(t, basicHeader(user, oldPassword));
+      await expectRefused(t, basicHeader(user, newPassword)); // the refusal is cached too
+      await users.setPassword(user, newPassword);
+      await expectRefused(t, basicHeader(user, oldPassword));
+      await expectAccepted(t, basicHeader(user, newPassword));
+    });
+
+    it('a removed user is refused at once, and a re-added one is accepted', async () => {
+      const users = t.app.get(UsersService);
+      const user = `leaving-${suffix()}`;
+      const password = 'leaving-password-1234';
+      await users.add(user, password);
+      await expectAccepted(t, basicHeader(user, password));
+      await expectAccepted(t, basicHeader(user, password)); // now served from the cache
+      await users.remove(user);
+      await expectRefused(t, basicHeader(user, password));
+      await users.add(user, password);
+      await expectAccepted(t, basicHeader(user, password));
+    });
+  });
+
+  describe('one password hash per credentials, not per request', () => {
+    it('20 concurrent first requests with new credentials all succeed on one verification', async () => {
+      const user = `crowd-${suffix()}`;
+      const password = 'crowd-password-1234';
+      await t.app.get(UsersService).add(user, password);
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const authorization = basicHeader(user, password);
+      const events = Array.from({ length: 20 }, () => validEvent());
+      const responses = await Promise.all(events.map((event) => post(t, authorization, event)));
+      expect(responses.map((res) => res.status)).toEqual(Array.from({ length: 20 }, () => 201));
+      responses.forEach((res, i) => expect(res.body).toStrictEqual(events[i]));
+      expect(verify).toHaveBeenCalledTimes(1);
+      // Later requests with the same credentials are served from the cache.
+      for (let i = 0; i < 5; i++) await expectAccepted(t, authorization);
+      expect(verify).toHaveBeenCalledTimes(1);
+    });
+
+    it('the same wrong password, repeated and concurrent, is verified once', async () => {
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const authorization = basicHeader(TEST_USER, `wrong-${suffix()}-password`);
+      const first = await Promise.all(Array.from({ length: 10 }, () => post(t, authorization)));
+      for (let i = 0; i < 5; i++) expectUnauthorized(await post(t, authorization), '/special-events');
+      first.forEach((res) => expectUnauthorized(res, '/special-events'));
+      expect(verify).toHaveBeenCalledTimes(1);
+    });
+
+    it('the same unknown user, repeated, is verified once', async () => {
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const authorization = basicHeader(`ghost-${suffix()}`, 'ghost-password-1234');
+      for (let i = 0; i < 4; i++) expectUnauthorized(await post(t, authorization), '/special-events');
+      expect(verify).toHaveBeenCalledTimes(1);
+    });
+
+    it('different credentials are verified separately', async () => {
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      expectUnauthorized(await post(t, basicHeader(TEST_USER, `wrong-${suffix()}-one`)), '/special-events');
+      expectUnauthorized(await post(t, basicHeader(TEST_USER, `wrong-${suffix()}-two`)), '/special-events');
+      expect(verify).toHaveBeenCalledTimes(2);
+    });
+
+    it('malformed headers never reach the hasher', async () => {
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      expectUnauthorized(await post(t, 'Basic ***'), '/special-events');
+      expectUnauthorized(await post(t, `Basic ${b64('no-colon-here')}`), '/special-events');
+      expectUnauthorized(await post(t, undefined), '/special-events');
+      expect(verify).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('secrets never reach the log', () => {
+    it('after accepted and refused requests the log holds no password, token or header value', async () => {
+      const user = `logged-${suffix()}`;
+      const password = `Log-Secret-${suffix()}: pw`;
+      await t.app.get(UsersService).add(user, password);
+      const wrongPassword = `Wrong-Secret-${suffix()}`;
+      const bearer = `bearer-token-${suffix()}`;
+      const headers = [
+        AUTH,
+        basicHeader(user, password),
+        basicHeader(user, wrongPassword),
+        basicHeader(`unknown-${suffix()}`, wrongPassword),
+        `Bearer ${bearer}`,
+      ];
+      expectStatus(await post(t, headers[0]), 201);
+      expectStatus(await post(t, headers[1]), 201);
+      for (const header of headers.slice(2)) expectUnauthorized(await post(t, header), '/special-events');
+      // A refused DELETE and a failing create after authentication too.
+      const id = randomUUID();
+      expectUnauthorized(await del(t, id, headers[2]), `/special-events/${id}`);
+      expectProblem(await post(t, headers[1], { name: 1 }), 400, '/special-events', true);
+
+      const log = t.logText();
+      expect(t.logs.length).toBeGreaterThan(10); // the log is captured (LOG_LEVEL=trace)
+      for (const secret of [TEST_PASSWORD, password, wrongPassword, bearer]) expect(log).not.toContain(secret);
+      for (const header of headers) {
+        expect(log).not.toContain(header);
+        expect(log).not.toContain(header.slice(header.indexOf(' ') + 1)); // the token alone
+      }
+      expect(log).not.toMatch(/Basic [A-Za-z0-9+/]{8,}/);
+    });
+  });
+});
+
+// =============================================================================================
+// Cache bounds: AUTH_CACHE_TTL_SECONDS=2, AUTH_CACHE_MAX_ENTRIES=2
+// =============================================================================================
+
+describe('credential cache bounded in time and size, keyed by a keyed hash', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_CACHE_TTL_SECONDS: '2', AUTH_CACHE_MAX_ENTRIES: '2' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('an entry expires after the TTL: the next request verifies again', async () => {
+    const authorization = basicHeader(TEST_USER, `expiring-${suffix()}`);
+    const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    expectUnauthorized(await post(t, authorization), '/special-events');
+    expectUnauthorized(await post(t, authorization), '/special-events');
+    expect(verify).toHaveBeenCalledTimes(1);
+    await sleep(2100);
+    expectUnauthorized(await post(t, authorization), '/special-events');
+    expect(verify).toHaveBeenCalledTimes(2);
+  });
+
+  it('beyond the size bound the least recently used entry goes first', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => basicHeader(TEST_USER, `bounded-${name}-${suffix()}`));
+    const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    for (const header of [a, b, c]) expectUnauthorized(await post(t, header), '/special-events');
+    expect(verify).toHaveBeenCalledTimes(3);
+    expectUnauthorized(await post(t, c), '/special-events'); // still cached
+    expect(verify).toHaveBeenCalledTimes(3);
+    expectUnauthorized(await post(t, a), '/special-events'); // evicted
+    expect(verify).toHaveBeenCalledTimes(4);
+    expect(t.app.get(CredentialCache).size).toBeLessThanOrEqual(2);
+  });
+
+  it('cache keys are keyed hashes, never the header or the password', async () => {
+    await expectAccepted(t, AUTH);
+    const cache = t.app.get(CredentialCache);
+    // The entries map is private; read it to check what the process keeps in memory.
+    const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
+    expect(keys).toContain(cache.keyOf(AUTH));
+    for (const key of keys) {
+      expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/); // a 256-bit MAC
+      expect(key).not.toContain(TEST_PASSWORD);
+      expect(key).not.toContain(AUTH.slice('Basic '.length));
+    }
+    // Keyed: another process (another key) would not compute the same value.
+    expect(new CredentialCache({ ttlMs: 1000, maxEntries: 1 }).keyOf(AUTH)).not.toBe(cache.keyOf(AUTH));
+  });
+});
+
+// =============================================================================================
+// 429 after repeated failures: AUTH_FAILURE_LIMIT=3, AUTH_FAILURE_WINDOW_SECONDS=60
+// =============================================================================================
+
+describe('repeated failures from one address: 429', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_SECONDS: '60' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('after 3 failures every protected request gets 429 with Retry-After, valid credentials or not', async () => {
+    await expectAccepted(t, AUTH);
+    expectUnauthorized(await post(t, undefined), '/special-events');
+    expectUnauthorized(await post(t, basicHeader(TEST_USER, 'wrong horse: battery staple')), '/special-events');
+    const missing = randomUUID();
+    expectUnauthorized(
+      await del(t, missing, basicHeader(`nobody-${suffix()}`, TEST_PASSWORD)),
+      `/special-events/${missing}`,
+    );
+
+    const event = validEvent();
+    const limited = await post(t, AUTH, event);
+    expectProblem(limited, 429, '/special-events');
+    const retryAfter = limited.headers['retry-after'] as string;
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+
+    const id = randomUUID();
+    for (const res of [
+      await post(t, undefined),
+      await del(t, id, AUTH),
+      await del(t, id),
+      // The address is the socket's: a forwarded-for header (no trusted proxy) changes nothing.
+      await post(t, AUTH).set('X-Forwarded-For', '203.0.113.7'),
+    ]) {
+      expect(res.status).toBe(429);
+      expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
+    }
+    // The operations endpoints are not throttled.
+    expect((await request(t.baseUrl).get('/health/live')).status).toBe(200);
+    expect((await request(t.baseUrl).get('/openapi.json')).status).toBe(200);
+  });
+});
+
+describe('successful requests never count towards the limit', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_SECONDS: '3' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('10 successes then 2 failures: still 401, and valid credentials still work; the block ends with the window', async () => {
+    for (let i = 0; i < 10; i++) await expectAccepted(t, AUTH);
+    // Cheap failures (no hash), so that all three fall in one 3 s window.
+    expectUnauthorized(await post(t, undefined), '/special-events');
+    expectUnauthorized(await post(t, 'Basic ***'), '/special-events');
+    await expectAccepted(t, AUTH);
+    expectUnauthorized(await post(t, undefined), '/special-events'); // the third failure
+    const limited = await post(t, AUTH);
+    expectProblem(limited, 429, '/special-events');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    await sleep(retryAfter * 1000 + 200);
+    await expectAccepted(t, AUTH);
+  });
+});
+
+// =============================================================================================
+// The bootstrap user (ADMIN_USERNAME / ADMIN_PASSWORD) across restarts on one database
+// =============================================================================================
+
+describe('bootstrap user from ADMIN_USERNAME and ADMIN_PASSWORD', () => {
+  let database: TestDatabase;
+  let t: TestApp | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('creates the user; a restart with another ADMIN_PASSWORD updates it; the same one changes nothing', async () => {
+    const first = `first-password-${suffix()}`;
+    const second = `second-password-${suffix()}`;
+    t = await createTestApp({ DATABASE_URL: database.url, ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: first });
+    await expectAccepted(t, basicHeader('curator', first));
+    const kept = validEvent();
+    expectStatus(await post(t, basicHeader('curator', first), kept), 201);
+    expect(t.logText()).not.toContain(first);
+    await t.close();
+    t = undefined;
+
+    t = await createTestApp({ DATABASE_URL: database.url, ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: second });
+    await expectRefused(t, basicHeader('curator', first), basicHeader('curator', second));
+    await expectAccepted(t, basicHeader('curator', second));
+    expect(t.logs.map((entry) => entry.msg)).toContain('User "curator" from ADMIN_USERNAME created or updated.');
+    expect(t.logText()).not.toContain(second);
+    await t.close();
+    t = undefined;
+
+    t = await createTestApp({ DATABASE_URL: database.url, ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: second });
+    expect(t.logs.map((entry) => entry.msg)).toContain('User "curator" from ADMIN_USERNAME is up to date.');
+    await expectAccepted(t, basicHeader('curator', second));
+    // The same database all along: the event created by the first instance is there.
+    expectStatus(await del(t, kept.eventId as string, basicHeader('curator', second)), 204);
+    await t.close();
+    t = undefined;
+  });
+});
+
+describe('first start without users or ADMIN_* variables', () => {
+  let database: TestDatabase;
+  let t: TestApp | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('creates "admin" with a random password printed once, never logged', async () => {
+    const noAdmin = { DATABASE_URL: database.url, ADMIN_USERNAME: '', ADMIN_PASSWORD: '' };
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    t = await createTestApp(noAdmin);
+    const banner = /user:\s+admin\n\s+password:\s+(\S+)\n/;
+    expect(printed.join('')).toMatch(banner);
+    const match = banner.exec(printed.join(''));
+    const password = (match as RegExpExecArray)[1];
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    await expectAccepted(t, basicHeader('admin', password));
+    expect(t.logText()).not.toContain(password);
+    await t.close();
+    t = undefined;
+
+    printed.length = 0;
+    t = await createTestApp(noAdmin);
+    expect(printed.join('')).not.toContain('password');
+    await expectAccepted(t, basicHeader('admin', password));
+    write.mockRestore();
+  });
+});

@@ -1,0 +1,257 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Body, expectProblem, expectStatus } from './helpers/problem-assertions.js';
+import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+
+/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
+
+/**
+ * The operations endpoints (CONTRACT.md, "Operations endpoints"): health, the OpenAPI document and
+ * the API reference, none behind authentication. The document is checked against the contract,
+ * and its own example is sent to the service.
+ */
+
+type OpenApi = {
+  openapi: string;
+  paths: Record<string, Record<string, Body>>;
+  components: { schemas: Record<string, Body>; securitySchemes: Record<string, Body> };
+};
+
+let t: TestApp;
+let doc: OpenApi;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  doc = (await request(t.baseUrl).get('/openapi.json')).body as OpenApi;
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The schema a `$ref` points to (local references only). */
+function deref(schema: Body): Body {
+  const ref = schema.$ref as string | undefined;
+  if (ref === undefined) return schema;
+  expect(ref).toMatch(/^#\/components\/schemas\//);
+  const name = ref.slice('#/components/schemas/'.length);
+  expect(Object.keys(doc.components.schemas)).toContain(name);
+  return doc.components.schemas[name];
+}
+
+const operation = (path: string, method: string): Body => {
+  const op = doc.paths[path]?.[method];
+  expect(Object.keys(doc.paths[path] ?? {})).toContain(method);
+  return op;
+};
+const responses = (op: Body): Record<string, Body> => op.responses as Record<string, Body>;
+const create = (): Body => operation('/special-events', 'post');
+const remove = (): Body => operation('/special-events/{eventId}', 'delete');
+const createDto = (): Body => {
+  const content = (create().requestBody as Body).content as Record<string, Body>;
+  return deref(content['application/json'].schema as Body);
+};
+const properties = (schema: Body): Record<string, Body> => schema.properties as Record<string, Body>;
+
+describe('health', () => {
+  it('GET /health/live: 200 {status: "ok"} without credentials', async () => {
+    const res = await request(t.baseUrl).get('/health/live');
+    expectStatus(res, 200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toStrictEqual({ status: 'ok' });
+  });
+
+  it('GET /health/ready: 200 {status: "ok"} without credentials (the database answers)', async () => {
+    const res = await request(t.baseUrl).get('/health/ready');
+    expectStatus(res, 200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toStrictEqual({ status: 'ok' });
+  });
+
+  it('credentials, even broken ones, change nothing on the health endpoints', async () => {
+    for (const authorization of [AUTH, 'Basic ***', 'Bearer x']) {
+      for (const path of ['/health/live', '/health/ready']) {
+        const res = await request(t.baseUrl).get(path).set('Authorization', authorization);
+        expectStatus(res, 200);
+        expect(res.body).toStrictEqual({ status: 'ok' });
+      }
+    }
+  });
+
+  it('other methods on the health endpoints: 404 problem details', async () => {
+    expectProblem(await request(t.baseUrl).post('/health/live'), 404, '/health/live');
+    expectProblem(await request(t.baseUrl).delete('/health/ready'), 404, '/health/ready');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is served without credentials as JSON, OpenAPI 3', async () => {
+    const res = await request(t.baseUrl).get('/openapi.json');
+    expectStatus(res, 200);
+    expect(res.headers['content-type']).toMatch(/^application\/json(;|$)/);
+    expect((res.body as OpenApi).openapi).toMatch(/^3\.\d+\.\d+$/);
+    expect(res.body).toStrictEqual(doc);
+  });
+
+  it('documents exactly POST /special-events and DELETE /special-events/{eventId}, plus health', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/health/live', '/health/ready', '/special-events', '/special-events/{eventId}'].sort(),
+    );
+    expect(Object.keys(doc.paths['/special-events'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/special-events/{eventId}'])).toEqual(['delete']);
+  });
+
+  it('both operations require the HTTP Basic security scheme; health does not', () => {
+    for (const op of [create(), remove()]) {
+      const security = op.security as Record<string, string[]>[];
+      expect(security.length).toBeGreaterThan(0);
+      for (const requirement of security) {
+        for (const name of Object.keys(requirement)) {
+          expect(doc.components.securitySchemes[name]).toMatchObject({ type: 'http', scheme: 'basic' });
+        }
+      }
+      expect(security.flatMap((requirement) => Object.keys(requirement)).length).toBeGreaterThan(0);
+    }
+    for (const path of ['/health/live', '/health/ready']) {
+      expect((doc.paths[path].get.security as unknown[] | undefined) ?? []).toEqual([]);
+    }
+    expect((doc as unknown as { security?: unknown[] }).security ?? []).toEqual([]);
+  });
+
+  it('response codes are exactly the contract: create 201,400,401,409,413,415,429,503', () => {
+    expect(Object.keys(responses(create())).sort()).toEqual(['201', '400', '401', '409', '413', '415', '429', '503']);
+  });
+
+  it('response codes are exactly the contract: delete 204,400,401,404,429,503', () => {
+    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '404', '429', '503']);
+  });
+
+  it('201 has a Location header and the stored event as application/json', () => {
+    const created = responses(create())['201'];
+    expect(Object.keys(created.headers as Body)).toEqual(['Location']);
+    expect(((created.headers as Record<string, Body>).Location.schema as Body).type).toBe('string');
+    const content = created.content as Record<string, Body>;
+    expect(Object.keys(content)).toEqual(['application/json']);
+    const event = deref(content['application/json'].schema as Body);
+    expect(Object.keys(properties(event)).sort()).toEqual(
+      ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort(),
+    );
+    expect(properties(event).eventId).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(properties(event).price).toMatchObject({ type: 'number' });
+    expect(properties(event).dates).toMatchObject({ type: 'array', items: { type: 'string' } });
+  });
+
+  it('204 has no body', () => {
+    expect(responses(remove())['204'].content).toBeUndefined();
+  });
+
+  it('every error response is application/problem+json with the problem schema', () => {
+    for (const op of [create(), remove()]) {
+      for (const [status, response] of Object.entries(responses(op))) {
+        if (Number(status) < 400) continue;
+        const content = response.content as Record<string, Body>;
+        expect({ status, types: Object.keys(content) }).toEqual({ status, types: ['application/problem+json'] });
+        const problem = deref(content['application/problem+json'].schema as Body);
+        expect(Object.keys(properties(problem)).sort()).toEqual(
+          ['detail', 'errors', 'instance', 'status', 'title', 'type'].sort(),
+        );
+        expect([...(problem.required as string[])].sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
+        expect(properties(problem).status).toMatchObject({ type: 'number' });
+      }
+    }
+  });
+
+  it('401 documents WWW-Authenticate; 429 and 503 document Retry-After', () => {
+    for (const op of [create(), remove()]) {
+      const byStatus = responses(op);
+      expect(Object.keys(byStatus['401'].headers as Body)).toEqual(['WWW-Authenticate']);
+      expect(String((byStatus['401'].headers as Record<string, Body>)['WWW-Authenticate'].description)).toContain(
+        'Basic realm="museum", charset="UTF-8"',
+      );
+      for (const status of ['429', '503']) {
+        expect((byStatus[status].headers as Record<string, Body>)['Retry-After'].schema).toEqual({ type: 'integer' });
+      }
+    }
+  });
+
+  it('DELETE documents eventId (path, uuid, required) and the optional test cookie', () => {
+    const parameters = remove().parameters as Body[];
+    expect(parameters.map((parameter) => `${parameter.in as string}:${parameter.name as string}`).sort()).toEqual([
+      'cookie:test',
+      'path:eventId',
+    ]);
+    const eventId = parameters.find((parameter) => parameter.name === 'eventId') as Body;
+    expect(eventId).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    const cookie = parameters.find((parameter) => parameter.name === 'test') as Body;
+    expect(cookie).toMatchObject({ in: 'cookie', required: false, schema: { type: 'string' } });
+  });
+
+  it('POST takes a required application/json body: CreateSpecialEventDto with the contract rules', () => {
+    const body = create().requestBody as Body;
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content as Body)).toEqual(['application/json']);
+    const content = (body.content as Record<string, Body>)['application/json'];
+    expect(content.schema).toEqual({ $ref: '#/components/schemas/CreateSpecialEventDto' });
+
+    const dto = createDto();
+    expect([...(dto.required as string[])].sort()).toEqual(
+      ['dates', 'eventDescription', 'location', 'name', 'price'].sort(),
+    );
+    const p = properties(dto);
+    expect(Object.keys(p).sort()).toEqual(['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort());
+    expect(p.eventId).toMatchObject({ type: 'string', format: 'uuid', nullable: true });
+    expect(p.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(p.location).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(p.eventDescription).toMatchObject({ type: 'string', minLength: 1, maxLength: 5000 });
+    expect(p.dates).toMatchObject({
+      type: 'array',
+      maxItems: 500,
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+    });
+    expect(p.price).toMatchObject({ type: 'number', minimum: 0, maximum: 1_000_000_000 });
+  });
+
+  it('the documented example, sent to the service, is created as is', async () => {
+    const content = (create().requestBody as Body).content as Record<string, Body>;
+    // An example on the media type wins; otherwise the schema's per-property examples.
+    const example =
+      (content['application/json'].example as Body | undefined) ??
+      Object.fromEntries(Object.entries(properties(createDto())).map(([name, schema]) => [name, schema.example]));
+    const documented = Object.keys(example).filter((field) => example[field] !== undefined);
+    expect(documented).toEqual(expect.arrayContaining(['name', 'location', 'eventDescription', 'dates', 'price']));
+
+    const res = await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(example);
+    expectStatus(res, 201);
+    const eventId = (res.body as Body).eventId as string;
+    expect(res.headers.location).toBe(`/special-events/${eventId}`);
+    expect(res.body).toStrictEqual({
+      ...example,
+      eventId: ((example.eventId as string | undefined) ?? eventId).toLowerCase(),
+    });
+    // The example's id is fixed: remove the event so that the test can run again on this app.
+    expectStatus(await request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH), 204);
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the browsable API reference as HTML without credentials', async () => {
+    const res = await request(t.baseUrl).get('/docs');
+    expectStatus(res, 200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toMatch(/^\s*(<!--[^>]*-->\s*)?<!DOCTYPE html>/i);
+    expect(res.text).toContain('swagger-ui');
+    expect(res.text).toContain('<title>Museum Special Events API</title>');
+  });
+
+  it('the page loads its scripts and the document, all without credentials', async () => {
+    const init = await request(t.baseUrl).get('/docs/swagger-ui-init.js');
+    expectStatus(init, 200);
+    expect(init.headers['content-type']).toMatch(/javascript/);
+    // The init script embeds the same document that /openapi.json serves.
+    expect(init.text).toContain('"createSpecialEvent"');
+    expect(init.text).toContain('"deleteSpecialEvent"');
+    const bundle = await request(t.baseUrl).get('/docs/swagger-ui-bundle.js');
+    expectStatus(bundle, 200);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+  });
+});
