@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import request, { type Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
+import { type Body, CHALLENGE, expectProblem, expectStatus } from './helpers/problem-assertions.js';
 import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers below */
@@ -29,16 +29,10 @@ afterAll(async () => {
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-type Body = Record<string, unknown>;
-
 const EVENT_KEYS = ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'];
-const PROBLEM_KEYS = ['detail', 'instance', 'status', 'title', 'type'];
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const MAX_BODY_BYTES = 256 * 1024;
 const CRAB = '🦀'; // one code point, two UTF-16 units, four UTF-8 bytes
-const CHALLENGE = 'Basic realm="museum", charset="UTF-8"';
-/** What must never reach a client: driver/SQL text, stack frames, internal paths. */
-const LEAK = /SQLITE|QueryFailed|constraint|INSERT INTO|DELETE FROM|node_modules|\/work\/|\bat .+:\d+:\d+/i;
 
 function validEvent(overrides: Body = {}): Body {
   return {
@@ -83,11 +77,6 @@ function del(eventId: string, cookie?: string): request.Test {
   return cookie === undefined ? req : req.set('Cookie', cookie);
 }
 
-/** The status, with the body shown when it is not the expected one. */
-function expectStatus(res: Response, status: number): void {
-  expect({ status: res.status, body: res.text }).toEqual({ status, body: expect.any(String) as unknown });
-}
-
 /** A 201 whose headers and body are exactly the event as sent (eventId lowercased). */
 function expectCreated(res: Response, sent: Body): void {
   expectStatus(res, 201);
@@ -98,17 +87,12 @@ function expectCreated(res: Response, sent: Body): void {
   expect(res.body).toStrictEqual({ ...sent, eventId });
 }
 
-/** An RFC 9457 problem with exactly the members type, title, status, detail, instance. */
-function expectProblem(res: Response, status: number, instance: string): void {
-  expectProblemBase(res, status, instance, PROBLEM_KEYS);
-}
-
 /**
  * A 400 validation problem: the base members plus `errors`, each entry exactly { field, message },
  * naming exactly the `fields` given (no more, no fewer).
  */
 function expectFieldProblem(res: Response, instance: string, fields: string[]): void {
-  expectProblemBase(res, 400, instance, [...PROBLEM_KEYS, 'errors'].sort());
+  expectProblem(res, 400, instance, true);
   const body = res.body as Body;
   expect(body.type).toBe('urn:museum:problem:validation');
   const errors = body.errors as { field: unknown; message: unknown }[];
@@ -121,21 +105,6 @@ function expectFieldProblem(res: Response, instance: string, fields: string[]): 
     expect((error.message as string).length).toBeGreaterThan(0);
   }
   expect([...new Set(errors.map((error) => error.field as string))].sort()).toEqual([...fields].sort());
-}
-
-function expectProblemBase(res: Response, status: number, instance: string, keys: string[]): void {
-  expectStatus(res, status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
-  const body = res.body as Body;
-  expect(Object.keys(body).sort()).toEqual(keys);
-  expect(body.status).toBe(status);
-  expect(body.title).toBe(STATUS_CODES[status]);
-  expect(body.type).toEqual(expect.any(String));
-  expect((body.type as string).length).toBeGreaterThan(0);
-  expect(body.detail).toEqual(expect.any(String));
-  expect((body.detail as string).length).toBeGreaterThan(0);
-  expect(body.instance).toBe(instance);
-  expect(res.text).not.toMatch(LEAK);
 }
 
 function expectValidationProblem(res: Response, fields: string[]): void {
