@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
+import { createPino, PinoLoggerService } from '../common/logging/pino-logger.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/database-options.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -131,4 +133,8 @@ function askHidden(prompt: string): Promise<string> {
   });
 }
 
+// Nest's default logger (used by the TypeORM logger outside an app) would print every query, at
+// verbose level, to stdout, in between the CLI's output (and break `list --json`): warnings and
+// errors only, as JSON lines on stderr.
+Logger.overrideLogger(new PinoLoggerService(createPino('warn', process.stderr)));
 process.exitCode = await runUsersCli(process.argv.slice(2), process.env);
