@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './database-options.js';
@@ -10,4 +11,6 @@ import { buildDataSourceOptions } from './database-options.js';
  * `node node_modules/typeorm/cli.js migration:run -d dist/database/data-source.js`.
  */
 const config = loadConfig(process.env);
+// A command-line tool for people: readable lines, migrations and warnings, not every query.
+Logger.overrideLogger(['log', 'warn', 'error', 'fatal']);
 export default new DataSource(buildDataSourceOptions(config.database, false, config.databasePool));

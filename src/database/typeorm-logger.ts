@@ -22,8 +22,9 @@ export class TypeOrmLogger implements TypeOrmLoggerInterface {
     this.logger.warn({ msg: 'slow query', ms: time, query });
   }
 
+  /** TypeORM reports migration progress ("… has been executed successfully") here. */
   logSchemaBuild(message: string): void {
-    this.logger.debug(message);
+    this.logger.log(message);
   }
 
   logMigration(message: string): void {
