@@ -17,6 +17,8 @@ export type DatabaseConfig =
 export interface DatabasePoolConfig {
   readonly size: number;
   readonly connectTimeoutMs: number;
+  /** Longest wait for a free pooled connection. */
+  readonly acquireTimeoutMs: number;
   readonly queryTimeoutMs: number;
 }
 
@@ -42,6 +44,8 @@ export interface AppConfig {
   readonly corsOrigins: readonly string[];
   readonly logLevel: LogLevel;
   readonly trustProxy: boolean;
+  /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
+  readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
 }
 
@@ -73,6 +77,7 @@ export function loadConfig(env: Env): AppConfig {
     databasePool: {
       size: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
       connectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      acquireTimeoutMs: integer(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),
       queryTimeoutMs: integer(env, 'DB_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000),
     },
     runMigrations: boolean(env, 'DB_MIGRATIONS_RUN', database.type === 'sqlite'),
@@ -80,6 +85,7 @@ export function loadConfig(env: Env): AppConfig {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),

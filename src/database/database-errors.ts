@@ -38,6 +38,8 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_DEADLOCK',
   'ER_QUERY_TIMEOUT',
   'ER_OPTION_PREVENTS_STATEMENT',
+  // Our own bound on waiting for a pooled connection (pool-acquire-timeout.ts).
+  'POOL_ACQUIRE_TIMEOUT',
 ]);
 
 /** True when an error says the database is down or unreachable (the answer is 503). */
@@ -47,7 +49,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
     const message = (current as { message?: unknown }).message;
-    if (typeof message === 'string' && /pool is closed|connection is closed|database connection is not open|connection is not established|Can't add new command when connection is in closed state|timeout acquiring a connection/i.test(message)) {
+    if (typeof message === 'string' && /pool is closed|connection is closed|database connection is not open|connection is not established|Can't add new command when connection is in closed state|timeout acquiring a connection|Queue limit reached/i.test(message)) {
       return true;
     }
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;

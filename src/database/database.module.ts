@@ -1,10 +1,26 @@
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'mysql2';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
 import { withMigrationLock } from './migration-lock.js';
+import { boundPoolAcquire } from './pool-acquire-timeout.js';
+
+/** Gives the MySQL pool the acquire timeout mysql2 lacks (see boundPoolAcquire). */
+@Injectable()
+export class MysqlPoolBounds implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const pool = (this.dataSource.driver as { pool?: Pool }).pool;
+    if (this.config.database.type === 'mysql' && pool) boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+  }
+}
 
 @Module({
   imports: [
@@ -24,5 +40,6 @@ import { withMigrationLock } from './migration-lock.js';
       },
     }),
   ],
+  providers: [MysqlPoolBounds],
 })
 export class DatabaseModule {}

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { AUTH, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase, MYSQL_TEST_URL, type TestDatabase } from '../helpers/test-database.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -77,5 +78,38 @@ describe('MySQL unreachable, then back (TCP proxy between service and server)', 
     const after = await http.post('/special-events').set('Authorization', AUTH).send(event(lostId));
     expect(after.status).toBe(201);
     expect(after.body).toEqual(event(lostId));
+  });
+});
+
+describe('every pooled connection busy: bounded wait for a connection', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ DB_POOL_SIZE: '1', DB_ACQUIRE_TIMEOUT_MS: '500', DB_QUERY_TIMEOUT_MS: '10000' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 503 with Retry-After after DB_ACQUIRE_TIMEOUT_MS instead of queueing, then serves again', async () => {
+    const http = request(t.baseUrl);
+    // Verifies (and caches) the credentials while the connection is free.
+    expect((await http.post('/special-events').set('Authorization', AUTH).send(event(crypto.randomUUID()))).status).toBe(201);
+
+    const hold = t.app.get(DataSource).query('SELECT SLEEP(3)');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waitingId = crypto.randomUUID();
+    const started = Date.now();
+    const waiting = await http.post('/special-events').set('Authorization', AUTH).send(event(waitingId));
+    const waited = Date.now() - started;
+    expect(waiting.status).toBe(503);
+    expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0);
+    expect(waited).toBeGreaterThanOrEqual(400);
+    expect(waited).toBeLessThan(2500);
+
+    await hold;
+    const after = await http.post('/special-events').set('Authorization', AUTH).send(event(waitingId));
+    expect(after.status).toBe(201);
   });
 });
