@@ -1,7 +1,6 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-
-const ROOT = join(import.meta.dirname, '..', '..');
+import { childEnv, ProcessRun, ROOT } from './service-process.js';
 
 /**
  * Compiles the service into `.test-build/<name>` (not `dist/`, which `npm start` rebuilds and
@@ -18,48 +17,28 @@ export function buildService(name: string): string {
 
 export interface RunningService {
   readonly baseUrl: string;
-  readonly process: ChildProcess;
-  /** Everything the process wrote so far. */
-  output(): string;
-  /** Sends the signal and resolves with the exit code. */
+  readonly run: ProcessRun;
+  /** Sends the signal (if still running) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts a compiled service on an OS-chosen port and waits until it listens. */
+/** Starts a compiled service with node on an OS-chosen port and waits until it listens. */
 export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
-  const child = spawn(process.execPath, [entry], {
+  const run = new ProcessRun(process.execPath, [entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not listen within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const poll = setInterval(() => {
-      const match = /Listening on http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code} before listening:\n${output}`));
-    });
-  });
+  const port = await run.waitForPort(timeoutMs);
+  let stopping: Promise<number | null> | undefined;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    process: child,
-    output: () => output,
+    run,
     stop: (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
+      stopping ??= (async () => {
+        run.signal(signal);
+        return (await run.waitForExit(30_000)).code;
+      })();
+      return stopping;
     },
   };
 }
