@@ -93,9 +93,9 @@ describe('GET /openapi.json', () => {
     expect(res.body).toStrictEqual(doc);
   });
 
-  it('documents exactly POST /special-events and DELETE /special-events/{eventId}, plus health', () => {
+  it('documents exactly POST /special-events and DELETE /special-events/{eventId}, plus health and metrics', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/health/live', '/health/ready', '/special-events', '/special-events/{eventId}'].sort(),
+      ['/health/live', '/health/ready', '/metrics', '/special-events', '/special-events/{eventId}'].sort(),
     );
     expect(Object.keys(doc.paths['/special-events'])).toEqual(['post']);
     expect(Object.keys(doc.paths['/special-events/{eventId}'])).toEqual(['delete']);
@@ -118,12 +118,13 @@ describe('GET /openapi.json', () => {
     expect((doc as unknown as { security?: unknown[] }).security ?? []).toEqual([]);
   });
 
-  it('response codes are exactly the contract: create 201,400,401,409,413,415,429,503', () => {
-    expect(Object.keys(responses(create())).sort()).toEqual(['201', '400', '401', '409', '413', '415', '429', '503']);
+  // 431: headers over 16 KiB, answered before routing (README, "Decisions"), on every operation.
+  it('response codes are exactly the contract: create 201,400,401,409,413,415,429,431,503', () => {
+    expect(Object.keys(responses(create())).sort()).toEqual(['201', '400', '401', '409', '413', '415', '429', '431', '503']);
   });
 
-  it('response codes are exactly the contract: delete 204,400,401,404,429,503', () => {
-    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '404', '429', '503']);
+  it('response codes are exactly the contract: delete 204,400,401,404,429,431,503', () => {
+    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '404', '429', '431', '503']);
   });
 
   it('201 has a Location header and the stored event as application/json', () => {

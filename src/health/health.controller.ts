@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
@@ -8,6 +8,13 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.
 
 const READY_TIMEOUT_MS = 2000;
 
+const STATUS_OK: SchemaObject = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['ok'], example: 'ok' } },
+  required: ['status'],
+  additionalProperties: false,
+};
+
 @Public()
 @ApiTags('Operations')
 @Controller('health')
@@ -15,16 +22,25 @@ export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
   @Get('live')
-  @ApiOperation({ operationId: 'healthLive', summary: 'The process is up' })
-  @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
+  @ApiOperation({
+    operationId: 'healthLive',
+    summary: 'The process is up',
+    description: 'Answers 200 as long as the process serves HTTP; it does not touch the database.',
+  })
+  @ApiOkResponse({ description: 'The process is up.', schema: STATUS_OK })
+  @ApiProblemResponses(431)
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ operationId: 'healthReady', summary: 'The service can reach its database' })
-  @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
-  @ApiProblemResponses(503)
+  @ApiOperation({
+    operationId: 'healthReady',
+    summary: 'The service can reach its database',
+    description: 'Answers 200 when the database answers a query within 2 s, else 503.',
+  })
+  @ApiOkResponse({ description: 'The database answers.', schema: STATUS_OK })
+  @ApiProblemResponses(431, 503)
   async ready(): Promise<{ status: 'ok' }> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -12,8 +12,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Museum Special Events')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
+    .addServer('/', 'The host that serves this document')
+    .addTag('Special events', 'Create and delete special events. HTTP Basic credentials are required.')
+    .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' }, 'basic')
     .build();
+  // Proprietary (package.json: UNLICENSED): there is no license text at a URL to link to, and
+  // DocumentBuilder.setLicense() insists on one.
+  config.info.license = { name: 'Proprietary (UNLICENSED): for the museum and its partners only' };
   const document = SwaggerModule.createDocument(app, config);
   documentTestCookie(document);
   return document;

@@ -27,15 +27,24 @@ export class SpecialEventsController {
   @Post()
   @HttpCode(201)
   @JsonBody()
-  @ApiOperation({ operationId: 'createSpecialEvent', summary: 'Create a special event' })
+  @ApiOperation({
+    operationId: 'createSpecialEvent',
+    summary: 'Create a special event',
+    description:
+      'Stores the event and answers with it as stored, once it is durable. Without `eventId` (or with null) the ' +
+      'service generates a UUIDv7; an `eventId` that already exists is a 409 and leaves the stored event unchanged. ' +
+      'Every failing field is named in a 400; unknown properties are rejected.',
+  })
   @ApiConsumes('application/json')
   @ApiBody({ type: CreateSpecialEventDto })
   @ApiCreatedResponse({
     description: 'Created; the body is the event as stored.',
     type: SpecialEventResponse,
-    headers: { Location: { description: 'Path of the new event: /special-events/{eventId}', schema: { type: 'string' } } },
+    headers: {
+      Location: { description: 'Path of the new event: /special-events/{eventId}', required: true, schema: { type: 'string' } },
+    },
   })
-  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 503)
+  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
   async create(
     @Body() body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
@@ -47,9 +56,15 @@ export class SpecialEventsController {
 
   @Delete(':eventId')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteSpecialEvent', summary: 'Delete a special event' })
+  @ApiOperation({
+    operationId: 'deleteSpecialEvent',
+    summary: 'Delete a special event',
+    description:
+      'Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID ' +
+      'does not matter. An event that never existed or is already deleted is a 404.',
+  })
   @ApiNoContentResponse({ description: 'Deleted; no body.' })
-  @ApiProblemResponses(400, 401, 404, 429, 503)
+  @ApiProblemResponses(400, 401, 404, 429, 431, 503)
   async delete(@Param() { eventId }: EventIdParams): Promise<void> {
     await this.events.delete(eventId);
   }

@@ -3,7 +3,8 @@ import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './problem.js';
 import { ProblemDetailsSchema } from './problem-details.schema.js';
 
-type HeaderObject = { description: string; schema: { type: 'string' | 'integer' } };
+/** `required`: the service always sends the header with this status. */
+type HeaderObject = { description: string; required: true; schema: { type: 'string' | 'integer' } };
 
 const WHEN: Readonly<Record<number, string>> = {
   400: 'Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too.',
@@ -14,6 +15,7 @@ const WHEN: Readonly<Record<number, string>> = {
   413: 'The body is larger than 256 KiB.',
   415: 'The body is not sent as application/json (UTF-8).',
   429: 'Too many failed authentications from this address.',
+  431: 'The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`.',
   503: 'The database is unavailable; retry after the given time.',
 };
 
@@ -21,11 +23,14 @@ const HEADERS: Readonly<Record<number, Record<string, HeaderObject>>> = {
   401: {
     'WWW-Authenticate': {
       description: 'Always `Basic realm="museum", charset="UTF-8"`.',
+      required: true,
       schema: { type: 'string' },
     },
   },
-  429: { 'Retry-After': { description: 'Seconds until this address may try again.', schema: { type: 'integer' } } },
-  503: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
+  429: {
+    'Retry-After': { description: 'Seconds until this address may try again.', required: true, schema: { type: 'integer' } },
+  },
+  503: { 'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } } },
 };
 
 /** Documents error responses as `application/problem+json` (RFC 9457) with their headers. */

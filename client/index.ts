@@ -1,0 +1,41 @@
+/**
+ * A typed client of the Museum Special Events service, for frontend (and backend) teams:
+ * openapi-fetch over the types openapi-typescript generates from the service's OpenAPI document
+ * (`schema.d.ts`, regenerated with `npm run client:generate`, never edited by hand).
+ *
+ *   const museum = createMuseumClient('https://events.example.org', { username, password });
+ *   const { data, error, response } = await museum.POST('/special-events', { body: event });
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from './schema.js';
+
+export type { components, operations, paths };
+/** The body of POST /special-events. */
+export type NewSpecialEvent = components['schemas']['CreateSpecialEventDto'];
+/** An event as the service stored it. */
+export type SpecialEvent = components['schemas']['SpecialEventResponse'];
+/** An RFC 9457 problem, the body of every error response. */
+export type Problem = components['schemas']['ProblemDetailsSchema'];
+export type MuseumClient = Client<paths>;
+
+export interface Credentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** `Basic base64(utf8(username:password))` (RFC 7617 with charset="UTF-8"), in browsers and Node. */
+export function basicAuthorization({ username, password }: Credentials): string {
+  if (username.includes(':')) throw new TypeError('A Basic user name cannot contain ":" (RFC 7617).');
+  let binary = '';
+  for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
+}
+
+/**
+ * A client for the service at `baseUrl` (e.g. `https://events.example.org`, no trailing path),
+ * sending the Basic credentials with every request. Paths, parameters, bodies and responses
+ * (including the problem details of each error status) are typed from the OpenAPI document.
+ */
+export function createMuseumClient(baseUrl: string, credentials: Credentials): MuseumClient {
+  return createClient<paths>({ baseUrl, headers: { Authorization: basicAuthorization(credentials) } });
+}

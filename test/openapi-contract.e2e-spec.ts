@@ -1,0 +1,552 @@
+import { Ajv, type AnySchema } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+
+/**
+ * The OpenAPI document against the service (issue 6, item 1): the document lints clean with the
+ * repository's redocly.yaml, and real responses of every documented operation (each status the
+ * service produces, driven for real) are checked against it: the status is documented, the
+ * media type is one documented for it (no body for 204), the body validates against the
+ * documented schema (Ajv), and every documented header is sent and matches its schema. In the
+ * other direction, every status documented for create and delete is produced by a case here.
+ */
+
+const addFormats = addFormatsModule.default;
+const ROOT = resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+type Json = Record<string, unknown>;
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+}
+interface Operation {
+  operationId: string;
+  parameters?: Json[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, DocumentedResponse>;
+}
+interface DocumentedResponse {
+  description: string;
+  headers?: Record<string, { required?: boolean; schema: Json }>;
+  content?: Record<string, { schema: Json }>;
+}
+
+/** A real HTTP exchange, as a client sees it. */
+interface Exchange {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+type Method = 'get' | 'post' | 'delete';
+type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed';
+
+interface Case {
+  readonly app: AppKind;
+  readonly method: Method;
+  /** The documented path (template). */
+  readonly path: string;
+  readonly status: number;
+  readonly what: string;
+  /** Sends the request (and any it needs first) and returns the response to check. */
+  readonly send: (t: TestApp) => Promise<Exchange>;
+}
+
+const JSON_TYPE = 'application/json';
+const byNumber = (a: number, b: number): number => a - b;
+const CREATE = '/special-events';
+const ITEM = '/special-events/{eventId}';
+const WRONG_AUTH = basicHeader(TEST_USER, 'not the password');
+/** Over Node's 16 KiB limit for request headers: answered 431 before any routing. */
+const HUGE_HEADER = { 'X-Padding': 'p'.repeat(20 * 1024) };
+
+const newEvent = (eventId: string = randomUUID()): Json => ({
+  eventId,
+  name: 'Mermaid Treasure Identification and Analysis',
+  location: 'Under the seaaa 🦀 🎶 🌊.',
+  eventDescription: 'Join us as we review and classify a rare collection of 20 thingamabobs.',
+  dates: ['2023-09-05', '2023-09-08'],
+  price: 19.99,
+});
+
+async function send(
+  t: TestApp,
+  method: Method,
+  path: string,
+  init: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Exchange> {
+  const res = await fetch(`${t.baseUrl}${path}`, {
+    method: method.toUpperCase(),
+    headers: init.headers,
+    body: init.body,
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const post = (t: TestApp, body: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'post', CREATE, { headers: { Authorization: AUTH, 'Content-Type': JSON_TYPE, ...headers }, body });
+
+const del = (t: TestApp, eventId: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'delete', `/special-events/${eventId}`, { headers: { Authorization: AUTH, ...headers } });
+
+async function created(t: TestApp): Promise<string> {
+  const eventId = randomUUID();
+  const res = await post(t, JSON.stringify(newEvent(eventId)));
+  expect(res.status).toBe(201);
+  return eventId;
+}
+
+/** Failed authentications until the address is refused with 429 (the limit is 2 in that app). */
+async function exhaustFailures(t: TestApp): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const res = await post(t, JSON.stringify(newEvent()), { Authorization: WRONG_AUTH });
+    expect([401, 429]).toContain(res.status);
+    if (res.status === 429) return;
+  }
+  throw new Error('no 429 after 3 failed authentications with AUTH_FAILURE_LIMIT=2');
+}
+
+const CASES: readonly Case[] = [
+  // POST /special-events
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 201,
+    what: 'a valid event',
+    send: (t) => post(t, JSON.stringify(newEvent())),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 201,
+    what: 'no eventId (generated)',
+    send: (t) => post(t, JSON.stringify({ ...newEvent(), eventId: undefined })),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 400,
+    what: 'invalid fields and an unknown property',
+    send: (t) => post(t, JSON.stringify({ name: '', location: 5, eventDescripton: 'typo', dates: 'x', price: '25' })),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 400,
+    what: 'malformed JSON',
+    send: (t) => post(t, '{"name": "Pirates",'),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 400,
+    what: 'a JSON array, not an object',
+    send: (t) => post(t, '[1, 2]'),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'post', CREATE, { headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(newEvent()) }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 401,
+    what: 'a wrong password',
+    send: (t) => post(t, JSON.stringify(newEvent()), { Authorization: WRONG_AUTH }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 409,
+    what: 'an eventId that exists',
+    send: async (t) => post(t, JSON.stringify(newEvent(await created(t)))),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 413,
+    what: 'a body over 256 KiB',
+    send: (t) => post(t, JSON.stringify({ ...newEvent(), eventDescription: 'x'.repeat(300 * 1024) })),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 415,
+    what: 'text/plain',
+    send: (t) => post(t, JSON.stringify(newEvent()), { 'Content-Type': 'text/plain' }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => post(t, JSON.stringify(newEvent()), HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'post',
+    path: CREATE,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return post(t, JSON.stringify(newEvent()));
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'post',
+    path: CREATE,
+    status: 503,
+    what: 'the database gone',
+    send: (t) => post(t, JSON.stringify(newEvent())),
+  },
+
+  // DELETE /special-events/{eventId}
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 204,
+    what: 'an existing event, with the test cookie',
+    send: async (t) => del(t, await created(t), { Cookie: 'test=anything' }),
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 204,
+    what: 'an existing event in upper case',
+    send: async (t) => del(t, (await created(t)).toUpperCase()),
+  },
+  { app: 'main', method: 'delete', path: ITEM, status: 400, what: 'not a UUID', send: (t) => del(t, 'not-a-uuid') },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'delete', `/special-events/${randomUUID()}`),
+  },
+  { app: 'main', method: 'delete', path: ITEM, status: 404, what: 'no such event', send: (t) => del(t, randomUUID()) },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 404,
+    what: 'an event already deleted',
+    send: async (t) => {
+      const eventId = await created(t);
+      expect((await del(t, eventId)).status).toBe(204);
+      return del(t, eventId);
+    },
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => del(t, randomUUID(), HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'delete',
+    path: ITEM,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return del(t, randomUUID());
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'delete',
+    path: ITEM,
+    status: 503,
+    what: 'the database gone',
+    send: (t) => del(t, randomUUID()),
+  },
+
+  // Health
+  {
+    app: 'main',
+    method: 'get',
+    path: '/health/live',
+    status: 200,
+    what: 'up',
+    send: (t) => send(t, 'get', '/health/live'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/health/live',
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => send(t, 'get', '/health/live', { headers: HUGE_HEADER }),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/health/ready',
+    status: 200,
+    what: 'database up',
+    send: (t) => send(t, 'get', '/health/ready'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/health/ready',
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => send(t, 'get', '/health/ready', { headers: HUGE_HEADER }),
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: '/health/ready',
+    status: 503,
+    what: 'the database gone',
+    send: (t) => send(t, 'get', '/health/ready'),
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: '/health/live',
+    status: 200,
+    what: 'up, database gone',
+    send: (t) => send(t, 'get', '/health/live'),
+  },
+
+  // Metrics (Prometheus text format)
+  {
+    app: 'main',
+    method: 'get',
+    path: '/metrics',
+    status: 200,
+    what: 'the metrics',
+    send: (t) => send(t, 'get', '/metrics'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/metrics',
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => send(t, 'get', '/metrics', { headers: HUGE_HEADER }),
+  },
+];
+
+async function fetchDocument(t: TestApp): Promise<OpenApiDocument> {
+  const res = await fetch(`${t.baseUrl}/openapi.json`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as OpenApiDocument;
+}
+
+/** Ajv on the document's schemas: `#/components/schemas/...` references resolve inside the root. */
+function schemaValidator(doc: OpenApiDocument): (schema: Json, value: unknown) => string[] {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  // OpenAPI's numeric formats, which JSON Schema does not define.
+  for (const format of ['int32', 'int64', 'float', 'double']) ajv.addFormat(format, true);
+  return (schema, value) => {
+    const validate = ajv.compile({ allOf: [schema], components: { schemas: doc.components.schemas } } as AnySchema);
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  };
+}
+
+/** Checks one real response against what the document says about the operation. */
+/**
+ * What the document gets wrong about one real response (empty: nothing): the status must be
+ * documented for the operation; with no documented content there is no body and no Content-Type,
+ * else the media type is a documented one and the body validates against its schema; every
+ * documented header is sent and its value matches the header's schema.
+ */
+function documentationProblems(doc: OpenApiDocument, c: Case, res: Exchange): string[] {
+  const operation = doc.paths[c.path]?.[c.method];
+  if (operation === undefined) return [`${c.method} ${c.path} is not documented`];
+  const documented = operation.responses[String(res.status)];
+  if (documented === undefined) {
+    return [`status ${res.status} is not documented for ${c.method} ${c.path} (body: ${res.text.slice(0, 300)})`];
+  }
+  const validate = schemaValidator(doc);
+  const problems: string[] = [];
+  const contentType = res.headers.get('content-type');
+  if (documented.content === undefined) {
+    if (res.text !== '' || contentType !== null)
+      problems.push(`a body where none is documented: ${contentType} ${res.text}`);
+  } else {
+    const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+    const media = documented.content[mediaType];
+    if (media === undefined) {
+      problems.push(`Content-Type ${contentType} is not one of ${Object.keys(documented.content).join(', ')}`);
+    } else {
+      const body: unknown = /^application\/([a-z.+-]+\+)?json$/.test(mediaType) ? JSON.parse(res.text) : res.text;
+      problems.push(...validate(media.schema, body).map((error) => `body ${error}: ${res.text.slice(0, 300)}`));
+    }
+  }
+  for (const [name, header] of Object.entries(documented.headers ?? {})) {
+    const value = res.headers.get(name);
+    if (value === null) {
+      problems.push(`documented header ${name} is missing`);
+      continue;
+    }
+    const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? Number(value) : value;
+    problems.push(...validate(header.schema, typed).map((error) => `header ${name}: ${value} ${error}`));
+  }
+  return problems;
+}
+
+/** One app at a time: each describe starts its own and closes it before the next starts. */
+function describeApp(
+  kind: AppKind,
+  env: Record<string, string>,
+  options: {
+    prepare?: (t: TestApp) => Promise<void>;
+    more?: (ctx: () => { t: TestApp; doc: OpenApiDocument }) => void;
+  } = {},
+): void {
+  describe(`${kind} app`, () => {
+    let t: TestApp;
+    let doc: OpenApiDocument;
+
+    beforeAll(async () => {
+      t = await createTestApp(env);
+      doc = await fetchDocument(t);
+      await options.prepare?.(t);
+    });
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const cases = CASES.filter((c) => c.app === kind);
+    it.each(cases.map((c) => [`${c.method.toUpperCase()} ${c.path} ${c.status}: ${c.what}`, c] as const))(
+      'real response matches the document: %s',
+      async (_name, c) => {
+        const res = await c.send(t);
+        expect({ status: res.status, body: res.text.slice(0, 500) }).toEqual({
+          status: c.status,
+          body: expect.any(String) as unknown,
+        });
+        expect(documentationProblems(doc, c, res)).toEqual([]);
+      },
+    );
+
+    options.more?.(() => ({ t, doc }));
+  });
+}
+
+describeApp(
+  'main',
+  {},
+  {
+    more: (ctx) => {
+      it('the document lints clean with redocly.yaml: exit 0, no errors, no warnings, nothing ignored', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'museum-openapi-'));
+        try {
+          const file = join(dir, 'openapi.json');
+          writeFileSync(file, JSON.stringify(ctx().doc));
+          // execFile rejects on a non-zero exit: the lint must pass as well as report zero problems.
+          const { stdout } = await run(
+            join(ROOT, 'node_modules/.bin/redocly'),
+            ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format', 'json'],
+            { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+          );
+          const report = JSON.parse(stdout) as { totals: Json; problems: Json[] };
+          expect(report.problems).toEqual([]);
+          expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+
+      it('every status documented for create and delete is produced by a case of this file', () => {
+        const { doc } = ctx();
+        for (const [path, method] of [
+          [CREATE, 'post'],
+          [ITEM, 'delete'],
+        ] as const) {
+          const documented = Object.keys(doc.paths[path][method].responses).map(Number).sort(byNumber);
+          const produced = [
+            ...new Set(CASES.filter((c) => c.path === path && c.method === method).map((c) => c.status)),
+          ].sort(byNumber);
+          expect({ path, method, documented }).toEqual({ path, method, documented: produced });
+        }
+      });
+
+      it('documents exactly the operations the cases drive', () => {
+        const documented = Object.entries(ctx().doc.paths).flatMap(([path, item]) =>
+          Object.keys(item).map((m) => `${m} ${path}`),
+        );
+        const driven = [...new Set(CASES.map((c) => `${c.method} ${c.path}`))];
+        expect(documented.sort()).toEqual(driven.sort());
+      });
+
+      it('the body validator is not vacuous: it resolves $refs and rejects what breaks the schema', () => {
+        const validate = schemaValidator(ctx().doc);
+        const event = { $ref: '#/components/schemas/SpecialEventResponse' };
+        const good = { ...newEvent(), eventId: randomUUID() };
+        expect(validate(event, good)).toEqual([]);
+        expect(validate(event, { ...good, eventId: 'not-a-uuid' })).not.toEqual([]);
+        expect(validate(event, { ...good, price: '19.99' })).not.toEqual([]);
+        expect(validate(event, { ...good, name: undefined })).not.toEqual([]);
+        const problem = { $ref: '#/components/schemas/ProblemDetailsSchema' };
+        expect(validate(problem, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'x' })).not.toEqual(
+          [],
+        );
+      });
+
+      it('DELETE documents the optional `test` cookie', () => {
+        const cookie = ctx().doc.paths[ITEM].delete.parameters?.find((p) => p.in === 'cookie');
+        expect(cookie).toMatchObject({ name: 'test', in: 'cookie', required: false, schema: { type: 'string' } });
+      });
+
+      it('create and delete require the HTTP Basic scheme; health needs no credentials', () => {
+        const { doc } = ctx();
+        expect(doc.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
+        for (const operation of [doc.paths[CREATE].post, doc.paths[ITEM].delete]) {
+          expect(operation.security).toEqual([{ basic: [] }]);
+        }
+        for (const path of ['/health/live', '/health/ready']) expect(doc.paths[path].get.security).toEqual([]);
+      });
+    },
+  },
+);
+
+describeApp('failure-limit-2', { AUTH_FAILURE_LIMIT: '2' });
+
+describeApp(
+  'database-destroyed',
+  {},
+  {
+    prepare: async (t) => {
+      await t.app.get(DataSource).destroy();
+    },
+  },
+);
