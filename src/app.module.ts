@@ -1,13 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module.js';
 import { JsonBodyInterceptor } from './common/http/json-body.js';
+import { requestLoggingParams } from './common/logging/request-logging.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
 
 /**
@@ -19,7 +22,16 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, SpecialEventsModule, HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        // One JSON line per request, and a request id on every line logged while handling it.
+        LoggerModule.forRootAsync({ useFactory: requestLoggingParams }),
+        MetricsModule.forRoot(config),
+        DatabaseModule,
+        AuthModule,
+        SpecialEventsModule,
+        HealthModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },

@@ -1,44 +1,82 @@
 import { type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
+import { directLogs, processLogger } from './common/logging/log-output.js';
+import { createRequestLogger } from './common/logging/request-logging.js';
+import { PinoLoggerService } from './common/logging/pino-logger.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
 import { setupOpenApi } from './openapi/openapi.js';
+
+export interface CreateAppOptions {
+  /**
+   * Where the log lines go (the e2e tests capture them). Default: standard output, JSON lines,
+   * pretty-printed when it is a terminal. The level is the config's LOG_LEVEL.
+   */
+  readonly logDestination?: DestinationStream;
+}
 
 /**
  * Builds the application exactly as `main.ts` runs it; the e2e tests use this too, so they test
- * the production pipeline and not a look-alike.
+ * the production pipeline and not a look-alike. Logs go through nestjs-pino (`app.get(Logger)`
+ * from 'nestjs-pino' is the app's logger); what Nest logs while starting is held back until that
+ * logger is ready.
  */
-export async function createApp(config: AppConfig, logger: LoggerService): Promise<NestExpressApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestExpressApplication> {
+  directLogs(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     // Bodies are read after authentication, by JsonBodyInterceptor, never before the guard.
     bodyParser: false,
-    logger,
+    // Until nestjs-pino is ready: held back, then written through it; if the start fails, written
+    // through this plain logger on the same output.
+    bufferLogs: true,
+    logger: new PinoLoggerService(processLogger),
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
+  app.useLogger(app.get(Logger));
   configureApp(app, config);
   return app;
 }
 
 /** Everything about the HTTP layer that is not a Nest provider. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  // First, so that every request, whoever answers it, gets an id, a log line and its metrics.
+  app.use(createRequestLogger());
+  if (config.metricsEnabled) app.use(app.get(HttpMetrics).middleware);
   app.disable('x-powered-by');
   // No handler uses ETags; Express would otherwise hash every response body.
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   if (config.corsOrigins.length > 0) {
-    app.enableCors({
-      origin: [...config.corsOrigins],
-      methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type'],
-      exposedHeaders: ['Location', 'Retry-After', 'WWW-Authenticate'],
-      maxAge: 600,
-    });
+    // A listed origin gets CORS headers; any other origin none (but Vary: Origin). Preflights are
+    // answered here, 204 without credentials, so they never reach authentication.
+    const listed = new Set(config.corsOrigins);
+    const origin = [...config.corsOrigins];
+    app.enableCors((req: { headers: { origin?: string } }, callback) =>
+      callback(
+        null,
+        listed.has(req.headers.origin ?? '')
+          ? {
+              origin,
+              methods: ['GET', 'POST', 'DELETE'],
+              allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+              exposedHeaders: ['Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+              maxAge: 600,
+            }
+          : { origin, methods: [], allowedHeaders: [], exposedHeaders: [] },
+      ),
+    );
   }
   answerMalformedHttpWithProblems(app.getHttpServer() as Server);
   // Before the routes: see escapeMalformedPercentEncoding.

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { createApp, handleShutdownSignals } from './app.setup.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 
 async function main(): Promise<void> {
   let config;
@@ -14,16 +15,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = new PinoLoggerService(createPino(config.logLevel));
+  // Nest's static logger: the app's (nestjs-pino) once created, the start-up one if that fails.
+  const logger = new Logger('Main');
   try {
-    const app = await createApp(config, logger);
-    handleShutdownSignals(app, logger);
+    const app = await createApp(config);
+    handleShutdownSignals(app, app.get(PinoNestLogger));
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.log(`Listening on http://${config.host}:${port} (database: ${config.database.type})`, 'Main');
+    logger.log(`Listening on http://${config.host}:${port} (database: ${config.database.type})`);
   } catch (error) {
-    logger.error({ msg: 'Failed to start', error: error instanceof Error ? error.message : String(error) }, 'Main');
+    logger.error({ msg: 'Failed to start', error: error instanceof Error ? error.message : String(error) });
     process.exit(1);
   }
 }

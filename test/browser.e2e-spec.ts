@@ -321,7 +321,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expectStatus(created, 201);
     expect(created.headers['access-control-allow-origin']).toBe(allowed.origin);
     expect(headerList(created.headers['access-control-expose-headers'])).toEqual(
-      expect.arrayContaining(['location', 'retry-after', 'www-authenticate']),
+      expect.arrayContaining(['location', 'retry-after', 'www-authenticate', 'x-request-id']),
     );
     const unauthorized = await request(t.baseUrl)
       .delete(`/special-events/${event.eventId as string}`)

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
+import { AuthFailureMetric } from '../metrics/auth-failure.metric.js';
 import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { IS_PUBLIC } from './public.decorator.js';
@@ -25,6 +26,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: FailureLimiter,
+    private readonly authFailures: AuthFailureMetric,
   ) {
     super();
   }
@@ -44,7 +46,10 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     try {
       return (await super.canActivate(context)) as boolean;
     } catch (error) {
-      if (error instanceof ProblemException && error.getStatus() === 401) this.limiter.recordFailure(address);
+      if (error instanceof ProblemException && error.getStatus() === 401) {
+        this.limiter.recordFailure(address);
+        this.authFailures.record();
+      }
       throw error;
     }
   }

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
     expect(config.runMigrations).toBe(true);
     expect(config.trustProxy).toBe(false);
+    expect(config.metricsEnabled).toBe(true);
     expect(config.auth.failureLimit).toBeGreaterThanOrEqual(1);
     expect(config.auth.cacheTtlMs).toBeGreaterThan(0);
     expect(config.auth.cacheMaxEntries).toBeGreaterThan(0);
@@ -56,6 +57,14 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual(['https://app.example.org', 'http://localhost:5173']);
     expect(config.auth.failureLimit).toBe(1);
     expect(config.admin).toEqual({ username: 'curator', password: 'correct horse battery' });
+  });
+
+  it('switches metrics off with METRICS_ENABLED=false (or 0, no, off), any letter case', () => {
+    for (const value of ['false', 'FALSE', '0', 'no', 'off'])
+      expect(loadConfig({ METRICS_ENABLED: value }).metricsEnabled).toBe(false);
+    for (const value of ['true', '1', 'yes', 'On'])
+      expect(loadConfig({ METRICS_ENABLED: value }).metricsEnabled).toBe(true);
+    expect(loadConfig({ METRICS_ENABLED: ' ' }).metricsEnabled).toBe(true);
   });
 
   it('accepts the port boundaries 0 and 65535', () => {
@@ -94,6 +103,7 @@ describe('loadConfig', () => {
     ['AUTH_CACHE_TTL_SECONDS', { AUTH_CACHE_TTL_SECONDS: '-5' }],
     ['DB_MIGRATIONS_RUN', { DB_MIGRATIONS_RUN: 'maybe' }],
     ['TRUST_PROXY', { TRUST_PROXY: '2' }],
+    ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
   ])('rejects an invalid %s, naming it: %j', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.variable).toBe(variable);

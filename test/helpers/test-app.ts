@@ -2,7 +2,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app.setup.js';
-import { createPino, PinoLoggerService } from '../../src/common/logging/pino-logger.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -54,10 +53,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       callback();
     },
   });
-  const logger = new PinoLoggerService(createPino(config.logLevel, sink));
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, logger);
+    app = await createApp(config, { logDestination: sink });
   } catch (error) {
     await database?.drop();
     throw error;

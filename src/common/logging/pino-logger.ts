@@ -3,25 +3,39 @@ import { pino, type Logger } from 'pino';
 import type { LogLevel } from '../../config/app-config.js';
 
 /**
- * Paths never written to a log, whatever the level. Nothing here logs requests' headers or
- * bodies, but a future log line that does must not leak credentials.
+ * Paths never written to a log, whatever the level. Nothing here logs requests' headers, cookies
+ * or bodies (the request serializers are allowlists), but a future log line that does must not
+ * leak credentials.
  */
-const REDACT = [
+export const REDACTED_PATHS = [
   'authorization',
   'password',
+  'cookie',
   '*.authorization',
   '*.password',
+  '*.cookie',
   'req.headers.authorization',
   'req.headers.cookie',
+  'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
+  'headers["set-cookie"]',
 ];
 
-export function createPino(level: LogLevel, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined }, destination);
+/** The options every pino logger of the service shares: no pid/hostname, secrets redacted. */
+export function pinoOptions(level: LogLevel): pino.LoggerOptions {
+  return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: undefined };
 }
 
-/** Nest's logger interface on pino: one JSON line per entry, `context` as a field. */
+/** A plain pino logger (the users CLI's; the service's own goes through createApp). */
+export function createPino(level: LogLevel, destination?: pino.DestinationStream): Logger {
+  return pino(pinoOptions(level), destination);
+}
+
+/**
+ * Nest's logger interface on a plain pino logger: one JSON line per entry, `context` as a field.
+ * The users CLI uses it; the service logs through nestjs-pino (see createApp).
+ */
 export class PinoLoggerService implements LoggerService {
   constructor(readonly pino: Logger) {}
 
