@@ -2,11 +2,12 @@ import { type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
+import { apiSecurityHeaderLines, securityHeaders } from './common/http/security-headers.js';
 import { directLogs, processLogger } from './common/logging/log-output.js';
 import { createRequestLogger } from './common/logging/request-logging.js';
 import { PinoLoggerService } from './common/logging/pino-logger.js';
@@ -54,6 +55,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // First, so that every request, whoever answers it, gets an id, a log line and its metrics.
   app.use(createRequestLogger());
   if (config.metricsEnabled) app.use(app.get(HttpMetrics).middleware);
+  // Security headers (helmet) on every response, errors and unknown routes included: strict for
+  // the JSON API, a policy that lets Swagger UI render on /docs. See security-headers.ts.
+  app.use(securityHeaders());
   app.disable('x-powered-by');
   // No handler uses ETags; Express would otherwise hash every response body.
   app.set('etag', false);
@@ -89,6 +93,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
  * answer them with problem details too instead of a bare status line.
  */
 function answerMalformedHttpWithProblems(server: Server): void {
+  const securityHeaderLines = apiSecurityHeaderLines();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
       socket.destroy();
@@ -104,7 +109,7 @@ function answerMalformedHttpWithProblems(server: Server): void {
     });
     socket.end(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${securityHeaderLines}Connection: close\r\n\r\n${body}`,
     );
   });
 }
@@ -112,12 +117,27 @@ function answerMalformedHttpWithProblems(server: Server): void {
 /**
  * SIGTERM/SIGINT: stop accepting connections, let requests in flight finish with their real
  * answers, close the database, and exit 0.
+ *
+ * Node's server.close() closes only the kept-alive connections idle at that moment; a client
+ * that keeps its connection busy would be served forever and the process would never exit. So
+ * once shutdown begins, every response not yet started says `Connection: close`: the client
+ * gets its answer, then opens a new connection for its next request, which is refused.
  */
 export function handleShutdownSignals(app: NestExpressApplication, logger: LoggerService): void {
   let closing = false;
+  const unanswered = new Set<ServerResponse>();
+  (app.getHttpServer() as Server).prependListener('request', (_request, response: ServerResponse) => {
+    if (closing) {
+      response.setHeader('Connection', 'close');
+      return;
+    }
+    unanswered.add(response);
+    response.once('close', () => unanswered.delete(response));
+  });
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) return;
     closing = true;
+    for (const response of unanswered) if (!response.headersSent) response.setHeader('Connection', 'close');
     logger.log(`${signal} received: finishing requests in flight, then closing`, 'Shutdown');
     app.close().then(
       () => {
