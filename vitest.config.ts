@@ -4,7 +4,14 @@ import { MYSQL_TEST_URL, probeMysql } from './test/helpers/test-database.js';
 /** E2E specs that run as they are on every database (they never assume one). */
 const SHARED_E2E = ['test/*.e2e-spec.ts'];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
-const SQLITE_ONLY_E2E = ['test/service-process.e2e-spec.ts', 'test/users-cli.e2e-spec.ts', 'test/deployment.e2e-spec.ts'];
+const SQLITE_ONLY_E2E = [
+  'test/service-process.e2e-spec.ts',
+  'test/users-cli.e2e-spec.ts',
+  'test/deployment.e2e-spec.ts',
+  'test/durability.e2e-spec.ts',
+  'test/shutdown.e2e-spec.ts',
+  'test/sqlite-database-loss.e2e-spec.ts',
+];
 
 export default defineConfig(async () => {
   const mysqlProblem = await probeMysql();

@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { User } from '../auth/user.entity.js';
 import { SpecialEvent } from '../special-events/special-event.entity.js';
+import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS = {
 export function prepareSqlite(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  failFastWhenUnavailable(db);
 }
 
 export const DEFAULT_POOL: DatabasePoolConfig = { size: 10, connectTimeoutMs: 5000, acquireTimeoutMs: 5000, queryTimeoutMs: 10_000 };
@@ -55,8 +57,7 @@ export function buildDataSourceOptions(
       database: database.path === ':memory:' ? ':memory:' : database.path,
       migrations: [...MIGRATIONS.sqlite],
       prepareDatabase: prepareSqlite,
-      // How long a write waits for another process's lock (the users CLI) before SQLITE_BUSY.
-      timeout: 5000,
+      timeout: SQLITE_BUSY_TIMEOUT_MS,
     };
   }
   return {

@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { assertSqliteWritable } from '../database/sqlite-availability.js';
 import { Public } from '../auth/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
@@ -37,7 +39,8 @@ export class HealthController {
   @ApiOperation({
     operationId: 'healthReady',
     summary: 'The service can reach its database',
-    description: 'Answers 200 when the database answers a query within 2 s, else 503.',
+    description:
+      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.',
   })
   @ApiOkResponse({ description: 'The database answers.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
@@ -48,6 +51,8 @@ export class HealthController {
     });
     try {
       await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      const sqlite = (this.dataSource.driver as { databaseConnection?: Database.Database }).databaseConnection;
+      if (this.dataSource.options.type === 'better-sqlite3' && sqlite) assertSqliteWritable(sqlite);
     } catch {
       throw new ProblemException(503, 'The database is not reachable.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
