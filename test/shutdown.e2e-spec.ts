@@ -160,17 +160,17 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
       acceptedRequests.filter((sent) => sent.status !== 201 || sent.error !== undefined).map(describeRequest),
       'accepted requests without a complete 201',
     ).toEqual([]);
-    // The only failures: refused new connections, or an idle kept-alive connection closed after SIGTERM.
+    // The only failures of requests the service never saw (not logged, not stored): refused new
+    // connections, resets after SIGTERM of idle kept-alive connections, and resets of new
+    // connections still in the kernel's accept queue when the listening socket closed (seen in
+    // CI: a request written 11 ms after SIGTERM on a fresh socket). Requests the service did see
+    // are held to a complete 201 above, which is what catches a server that drops them.
     expect(
       notAccepted
         .filter(
           (sent) =>
             sent.error !== 'ECONNREFUSED' &&
-            !(
-              sent.reusedSocket &&
-              ['ECONNRESET', 'EPIPE'].includes(sent.error ?? '') &&
-              (sent.settledAt ?? 0) >= sigtermAt
-            ),
+            !(['ECONNRESET', 'EPIPE'].includes(sent.error ?? '') && (sent.settledAt ?? 0) >= sigtermAt),
         )
         .map(describeRequest),
       'requests that failed otherwise',
