@@ -1,118 +1,17 @@
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, startService, type RunningService } from './helpers/built-service.js';
-import { CreateLoad, expectStoredMatchesSent, sqliteRowToEvent, type StoredEvent } from './helpers/create-load.js';
-import { validEvent } from './helpers/problem-assertions.js';
-import { killLeftovers } from './helpers/service-process.js';
-import { basicHeader } from './helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import { sqliteRowToEvent } from './helpers/create-load.js';
+import { describeDurability } from './helpers/durability.js';
 
-/**
- * Durability (issue 5, item 2) on SQLite: the built service under concurrent creates is killed
- * with SIGKILL (no shutdown code runs), restarted on the same file, and the file is read directly.
- * A 201 goes out only after a commit with WAL + synchronous=FULL, so every acknowledged event must
- * be there, intact; every row must be exactly a body that some client sent (acknowledged, or in
- * flight at the kill); nothing else.
- */
-
-const USER = 'durability';
-const PASSWORD = 'durability-password-1234';
-const AUTH = basicHeader(USER, PASSWORD);
-const CLIENTS = 16;
-const SEED = Number(process.env.DURABILITY_SEED ?? Date.now() % 2 ** 31);
-
-describe('durability on SQLite: SIGKILL under concurrent creates', () => {
-  let database: TestDatabase;
-  let entry: string;
-  let file: string;
-  let service: RunningService | undefined;
-
-  beforeAll(async () => {
-    entry = buildService('durability-sqlite');
-    database = await createTestDatabase('sqlite');
-    file = database.url.slice('sqlite:'.length);
-  }, 120_000);
-
-  afterEach(() => killLeftovers());
-
-  afterAll(async () => {
-    killLeftovers();
-    await database?.drop();
-  });
-
-  const env = () => ({
-    DATABASE_URL: database.url,
-    DB_MIGRATIONS_RUN: 'true',
-    ADMIN_USERNAME: USER,
-    ADMIN_PASSWORD: PASSWORD,
-  });
-
-  it('keeps every acknowledged create, intact, and nothing that was not sent', async () => {
-    process.stdout.write(`[durability sqlite] seed ${SEED} (DURABILITY_SEED=${SEED} to repeat)\n`);
-    service = await startService(entry, env(), 60_000);
-    // Warm the credential cache so the load is creates, not password hashing.
-    const warmUp = validEvent();
-    expect(
-      (await request(service.baseUrl).post('/special-events').set('Authorization', AUTH).send(warmUp)).status,
-    ).toBe(201);
-
-    const load = new CreateLoad({ baseUrl: service.baseUrl, authorization: AUTH, clients: CLIENTS, seed: SEED });
-    load.start();
-    // ~1-2 s of load, and at least some acknowledged creates, then SIGKILL mid-load.
-    await load.untilAcknowledged(50, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const beforeKill = load.acknowledged().length;
-    service.run.kill();
-    const status = await service.run.waitForExit(15_000);
-    expect(status.signal).toBe('SIGKILL');
-    await load.finished();
-
-    const acknowledged = load.acknowledged();
-    // Answers that arrived after the kill signal was sent were written before the process died.
-    const inFlight = load.sent.filter((sent) => sent.status === undefined && sent.error !== 'ECONNREFUSED');
-    // Every answer the service gave before it died is a 201 (the ids are random and new).
-    expect(
-      load.sent.filter((sent) => sent.status !== undefined && sent.status !== 201).map((sent) => sent.responseText),
-    ).toEqual([]);
-    // Requests without an answer failed with the connection: reset by the kill, or refused after it.
-    for (const sent of load.sent.filter((s) => s.status === undefined)) {
-      expect(['ECONNRESET', 'ECONNREFUSED', 'socket hang up', 'EPIPE']).toContain(sent.error);
-    }
-
-    // Restart on the same file: recovery of the WAL happens here, as in production.
-    service = await startService(entry, env(), 60_000);
-
-    const reader = new Database(file, { readonly: true, fileMustExist: true });
-    let rows: StoredEvent[];
-    try {
-      expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
-      rows = (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(sqliteRowToEvent);
-    } finally {
-      reader.close();
-    }
-    // The warm-up event is the one row no load client sent.
-    const loadRows = rows.filter((row) => row.eventId !== warmUp.eventId);
-    expect(rows.length - loadRows.length).toBe(1);
-    const storedNotAcknowledged = expectStoredMatchesSent(loadRows, load.sent);
-    // A row without a 201 can only be a request that was in flight when the process died.
-    for (const sent of storedNotAcknowledged) expect(inFlight).toContain(sent);
-
-    // (c) The restarted service: an acknowledged id is taken (409), a new one is created (201).
-    const taken = acknowledged[Math.floor(acknowledged.length / 2)] as (typeof acknowledged)[number];
-    const conflict = await request(service.baseUrl).post('/special-events').set('Authorization', AUTH).send(taken.body);
-    expect(conflict.status).toBe(409);
-    const fresh = validEvent({ eventId: randomUUID() });
-    const created = await request(service.baseUrl).post('/special-events').set('Authorization', AUTH).send(fresh);
-    expect(created.status).toBe(201);
-    expect(created.body).toStrictEqual(fresh);
-
-    process.stdout.write(
-      `[durability sqlite] ${load.summary()}; acknowledged ${acknowledged.length} ` +
-        `(${beforeKill} when SIGKILL was sent), in flight at the kill ${inFlight.length} ` +
-        `(${storedNotAcknowledged.length} of them committed), rows ${loadRows.length}, lost 0\n`,
+/** Durability on SQLite (WAL + synchronous=FULL): see describeDurability. */
+describeDurability('sqlite', (database) => {
+  const reader = new Database(database.url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
+  try {
+    const integrity: unknown = reader.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') throw new Error(`integrity_check after the kill: ${String(integrity)}`);
+    return Promise.resolve(
+      (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(sqliteRowToEvent),
     );
-    expect(await service.stop('SIGTERM')).toBe(0);
-  }, 180_000);
+  } finally {
+    reader.close();
+  }
 });
