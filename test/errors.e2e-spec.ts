@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { connect } from 'node:net';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import {
   PROBLEM_KEYS,
   validEvent,
 } from './helpers/problem-assertions.js';
+import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
 import { AUTH, basicHeader, createTestApp, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
@@ -25,44 +25,6 @@ import { AUTH, basicHeader, createTestApp, type TestApp } from './helpers/test-a
  */
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-
-/**
- * A request written byte for byte on a plain socket; resolves with the whole raw response once the
- * server closes the connection (send `Connection: close`, or a request Node refuses).
- */
-function rawExchange(baseUrl: string, text: string, encoding: BufferEncoding = 'utf8'): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    // write, not end: a half-closed request is aborted by Node before its answer is written.
-    const socket = connect(Number(port), hostname, () => socket.write(Buffer.from(text, encoding)));
-    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-  });
-}
-
-interface RawResponse {
-  status: number;
-  reason: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function parseRaw(raw: string): RawResponse {
-  const end = raw.indexOf('\r\n\r\n');
-  expect(raw).toContain('\r\n\r\n');
-  const [statusLine, ...headerLines] = raw.slice(0, end).split('\r\n');
-  const match = /^HTTP\/1\.1 (\d{3}) (.*)$/.exec(statusLine);
-  expect(statusLine).toMatch(/^HTTP\/1\.1 (\d{3}) (.*)$/);
-  const headers: Record<string, string> = {};
-  for (const line of headerLines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return { status: Number(match?.[1]), reason: match?.[2] ?? '', headers, body: raw.slice(end + 4) };
-}
 
 /** A raw response that is problem details with the given status, its body exactly as announced. */
 function expectRawProblem(res: RawResponse, status: number): Body {
@@ -354,9 +316,11 @@ describe('with the default app', () => {
       const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0x61, 0xff, 0xfe, 0x62]), Buffer.from(after)]);
       const raw = await rawExchange(
         t.baseUrl,
-        `POST /special-events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\nConnection: close\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n${bytes.toString('latin1')}`,
-        'latin1',
+        Buffer.from(
+          `POST /special-events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\nConnection: close\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n${bytes.toString('latin1')}`,
+          'latin1',
+        ),
       );
       // Not stored with U+FFFD in place of the bytes: the client could not compare what it sent.
       expectRawProblem(parseRaw(raw), 400);

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +13,7 @@ import {
   PROBLEM_KEYS,
   validEvent,
 } from './helpers/problem-assertions.js';
+import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
 import { AUTH, basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
@@ -170,44 +170,6 @@ function post(
     body: JSON.stringify(body),
     from,
   });
-}
-
-/**
- * A request written byte for byte on a plain socket; resolves with the whole raw response once the
- * server closes the connection (what Node's parser refuses is answered and closed at once).
- */
-function rawExchange(t: TestApp, text: string | Buffer): Promise<string> {
-  const { hostname, port } = new URL(t.baseUrl);
-  return new Promise((resolve, reject) => {
-    // write, not end: a half-closed request is aborted by Node before its answer is written.
-    const socket = connect(Number(port), hostname, () => socket.write(text));
-    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-  });
-}
-
-interface RawResponse {
-  status: number;
-  reason: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function parseRaw(raw: string): RawResponse {
-  const end = raw.indexOf('\r\n\r\n');
-  expect(end).toBeGreaterThan(0);
-  const [statusLine, ...headerLines] = raw.slice(0, end).split('\r\n');
-  const match = /^HTTP\/1\.1 (\d{3}) (.*)$/.exec(statusLine);
-  expect(statusLine).toMatch(/^HTTP\/1\.1 (\d{3}) (.*)$/);
-  const headers: Record<string, string> = {};
-  for (const line of headerLines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return { status: Number(match?.[1]), reason: match?.[2] ?? '', headers, body: raw.slice(end + 4) };
 }
 
 /** A raw answer that is problem details with one of `statuses`, its body exactly as announced. */
@@ -482,7 +444,7 @@ describe('with the default app', () => {
     it('a header section over 16 KiB: 431 (raw socket), with or without credentials', async () => {
       for (const auth of ['', `Authorization: ${AUTH}\r\n`]) {
         const raw = await rawExchange(
-          t,
+          t.baseUrl,
           `POST /special-events HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}X-Padding: ${'p'.repeat(17 * 1024)}\r\n` +
             'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
         );
@@ -493,14 +455,14 @@ describe('with the default app', () => {
 
     it('many small headers adding up to over 16 KiB: 431', async () => {
       const headers = Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(40)}\r\n`).join('');
-      const raw = await rawExchange(t, `GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
+      const raw = await rawExchange(t.baseUrl, `GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
       expectRawProblem(parseRaw(raw), [431]);
     });
 
     it('a URL over 16 KiB: 431 or 414 (raw socket), on API and operations paths', async () => {
       for (const path of [`/special-events/${'a'.repeat(17 * 1024)}`, `/health/live?q=${'q'.repeat(17 * 1024)}`]) {
         const raw = await rawExchange(
-          t,
+          t.baseUrl,
           `DELETE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
         );
         expectRawProblem(parseRaw(raw), [414, 431]);
@@ -515,7 +477,7 @@ describe('with the default app', () => {
       ['a bare CR in a header value', 'X-Bad: a\rb\r\n'],
     ])('%s: 400 (raw socket)', async (_label, header) => {
       const raw = await rawExchange(
-        t,
+        t.baseUrl,
         `DELETE /special-events/${randomUUID()} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n${header}\r\n`,
       );
       const body = expectRawProblem(parseRaw(raw), [400]);
