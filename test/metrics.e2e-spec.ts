@@ -10,6 +10,7 @@ import {
 } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
 import { TEST_DATABASE } from './helpers/test-database.js';
+import { UsersService } from '../src/auth/users.service.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -174,6 +175,33 @@ describe('METRICS_ENABLED (default true)', () => {
     expectStatus(await request(t.baseUrl).get('/health/live'), 200);
     const after = await scrape(t);
     expect(delta(before, after, 'auth_failures_total')).toBe(3);
+  });
+
+  it('auth_password_checks_total: fifty concurrent requests with the same new credentials cost one hash, repeated wrong ones none', async () => {
+    const username = `flight-${randomUUID().slice(0, 8)}`;
+    const password = 'single flight password';
+    await t.app.get(UsersService).add(username, password);
+    const before = await scrape(t);
+    const fresh = basicHeader(username, password);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        request(t.baseUrl).delete(`/special-events/${randomUUID()}`).set('Authorization', fresh),
+      ),
+    );
+    for (const res of answers) expectProblem(res, 404, res.req.path);
+    const afterFlight = await scrape(t);
+    expect(delta(before, afterFlight, 'auth_password_checks_total')).toBe(1);
+
+    const wrong = basicHeader(username, 'not the password at all');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expectUnauthorized(
+        await request(t.baseUrl).post('/special-events').set('Authorization', wrong).send(validEvent()),
+        '/special-events',
+      );
+    }
+    const afterWrong = await scrape(t);
+    expect(delta(afterFlight, afterWrong, 'auth_password_checks_total')).toBe(1);
+    expect(delta(afterFlight, afterWrong, 'auth_failures_total')).toBe(5);
   });
 
   it('db_up is 1, and the process metrics are there', async () => {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
-import { AuthFailureMetric } from '../metrics/auth-failure.metric.js';
+import { AuthMetrics } from '../metrics/auth.metrics.js';
 import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { IS_PUBLIC } from './public.decorator.js';
@@ -26,7 +26,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: FailureLimiter,
-    private readonly authFailures: AuthFailureMetric,
+    private readonly authMetrics: AuthMetrics,
   ) {
     super();
   }
@@ -48,7 +48,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     } catch (error) {
       if (error instanceof ProblemException && error.getStatus() === 401) {
         this.limiter.recordFailure(address);
-        this.authFailures.record();
+        this.authMetrics.recordFailure();
       }
       throw error;
     }

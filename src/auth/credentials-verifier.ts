@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuthMetrics } from '../metrics/auth.metrics.js';
 import type { BasicCredentials } from './basic-credentials.js';
 import { type CachedIdentity, CredentialCache } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -11,6 +12,7 @@ export class CredentialsVerifier {
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly cache: CredentialCache,
+    private readonly metrics: AuthMetrics,
   ) {}
 
   /** The user the credentials belong to, or null. Rejects only when the database fails. */
@@ -21,6 +23,7 @@ export class CredentialsVerifier {
   }
 
   private async check({ username, password }: BasicCredentials): Promise<CachedIdentity> {
+    this.metrics.recordPasswordCheck();
     const user = await this.users.find(username);
     if (!user) return this.hasher.verifyUnknownUser(password).then(() => null);
     return (await this.hasher.verify(password, user.passwordHash)) ? { username: user.username } : null;

@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config.js';
-import { AuthFailureMetric } from './auth-failure.metric.js';
+import { AuthMetrics } from './auth.metrics.js';
 import { DatabaseMetrics } from './database.metrics.js';
 import { HttpMetrics } from './http-metrics.js';
 import { MetricsController } from './metrics.controller.js';
@@ -10,7 +10,7 @@ import { createMetricsRegistry } from './metrics-registry.js';
 /**
  * Prometheus metrics at GET /metrics, unauthenticated. With METRICS_ENABLED=false there is no
  * route (404 like any unknown path) and no per-request work (configureApp mounts HttpMetrics only
- * when enabled); AuthFailureMetric stays injectable for the Basic guard and counts into a
+ * when enabled); AuthMetrics stays injectable for the Basic guard and counts into a
  * registry nobody reads.
  */
 @Global()
@@ -19,13 +19,13 @@ export class MetricsModule {
   static forRoot(config: AppConfig): DynamicModule {
     const registry = { provide: Registry, useFactory: createMetricsRegistry };
     if (!config.metricsEnabled) {
-      return { module: MetricsModule, providers: [registry, AuthFailureMetric], exports: [AuthFailureMetric] };
+      return { module: MetricsModule, providers: [registry, AuthMetrics], exports: [AuthMetrics] };
     }
     return {
       module: MetricsModule,
       controllers: [MetricsController],
-      providers: [registry, AuthFailureMetric, DatabaseMetrics, HttpMetrics],
-      exports: [AuthFailureMetric],
+      providers: [registry, AuthMetrics, DatabaseMetrics, HttpMetrics],
+      exports: [AuthMetrics],
     };
   }
 }
