@@ -1,0 +1,44 @@
+/**
+ * The benchmark's baseline: bare Express 5 doing what every request of the service must do at
+ * least (parse the JSON body, generate a UUIDv7, answer), with no authentication, validation,
+ * storage or logging. The service's req/s divided by this one's is the "ratio" of the report.
+ *
+ * Listens on 127.0.0.1, on the port given in PORT (default 0: any free port), and writes
+ * `Listening on http://127.0.0.1:<port>` to standard output once it does.
+ */
+import express, { type Request, type Response } from 'express';
+import { v7 as uuidv7 } from 'uuid';
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.use(express.json({ limit: '256kb' }));
+
+app.post('/special-events', (request: Request, response: Response) => {
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const eventId = uuidv7();
+  response
+    .status(201)
+    .location(`/special-events/${eventId}`)
+    .json({ ...body, eventId });
+});
+
+app.delete('/special-events/:eventId', (_request: Request, response: Response) => {
+  response.status(204).end();
+});
+
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
+});
+
+const shutdown = (): void => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

@@ -1,0 +1,79 @@
+/**
+ * The databases the service runs on during the benchmark, and the service's environment: SQLite
+ * files in the run's temp dir, MySQL databases with random names dropped at the end.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { MYSQL_TEST_URL, probeMysql } from '../test/helpers/test-database.js';
+import { onCleanup } from './cleanup.js';
+import { basicAuth } from './http.js';
+
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+export const ADMIN_USERNAME = 'bench';
+/** 16+ characters, new each run. */
+export const ADMIN_PASSWORD = `bench-${randomBytes(15).toString('base64url')}`;
+export const VALID_AUTHORIZATION = basicAuth(ADMIN_USERNAME, ADMIN_PASSWORD);
+/** The same wrong credentials on every auth-fail request. */
+export const WRONG_AUTHORIZATION = basicAuth(ADMIN_USERNAME, 'not-the-bench-password');
+
+/**
+ * The issue asked for AUTH_FAILURE_LIMIT=100000000, above the maximum the service's configuration
+ * accepts (1000000, src/config/app-config.ts): the benchmark uses that maximum per 1-second window,
+ * more failures than one address can produce here, so auth-fail measures 401s, never the 429 limiter.
+ */
+export const AUTH_FAILURE_LIMIT = '1000000';
+export const AUTH_FAILURE_WINDOW_SECONDS = '1';
+
+export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    ADMIN_USERNAME,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'info',
+    AUTH_FAILURE_LIMIT,
+    AUTH_FAILURE_WINDOW_SECONDS,
+    ...extra,
+  };
+}
+
+export interface BenchDatabase {
+  readonly kind: DatabaseKind;
+  /** DATABASE_URL of the service and of the seeder. */
+  readonly url: string;
+  /** Extra environment of the service on it. */
+  readonly env: Readonly<Record<string, string>>;
+  drop(): Promise<void>;
+}
+
+/** A new SQLite file (created and migrated by the service's first start) in `dir`. */
+export function sqliteDatabase(dir: string, file: string): BenchDatabase {
+  return { kind: 'sqlite', url: `sqlite:${join(dir, file)}`, env: {}, drop: () => Promise.resolve() };
+}
+
+export { MYSQL_TEST_URL };
+
+/** Null when the MySQL server at MYSQL_TEST_URL answers, else why not. */
+export function mysqlProblem(): Promise<string | null> {
+  return probeMysql();
+}
+
+/** `CREATE DATABASE bench_<random> CHARACTER SET utf8mb4`, dropped by drop() or at clean-up. */
+export async function mysqlDatabase(): Promise<BenchDatabase> {
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  await onMysqlServer(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  const drop = onCleanup(`drop MySQL database ${name}`, () => onMysqlServer(`DROP DATABASE IF EXISTS \`${name}\``));
+  return { kind: 'mysql', url: `${MYSQL_TEST_URL}/${name}`, env: { DB_MIGRATIONS_RUN: 'true' }, drop };
+}
+
+async function onMysqlServer(sql: string): Promise<void> {
+  const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
+  try {
+    await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}

@@ -1,0 +1,54 @@
+import { request } from 'node:http';
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface HttpCall {
+  readonly port: number;
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs?: number;
+}
+
+/** One request on its own connection (no agent) to 127.0.0.1. */
+export function httpCall(call: HttpCall): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: call.port,
+        method: call.method,
+        path: call.path,
+        agent: false,
+        headers: {
+          ...call.headers,
+          ...(call.body === undefined ? {} : { 'content-length': Buffer.byteLength(call.body) }),
+        },
+        timeout: call.timeoutMs ?? 5000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`${call.method} ${call.path}: no answer within ${call.timeoutMs ?? 5000} ms`)),
+    );
+    req.on('error', reject);
+    req.end(call.body);
+  });
+}
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

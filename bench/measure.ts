@@ -1,0 +1,153 @@
+/**
+ * One server × workload: a discarded warm-up, then the measured runs, with the server's RSS
+ * sampled and, for delete on the service, the events seeded (directly in the database, while no
+ * load runs) before each run and the unused ones removed after it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BenchDatabase } from './databases.js';
+import { sleep } from './http.js';
+import { median, type RunRecord, type SeedRecord, type ServerLabel, type WorkloadResult } from './report.js';
+import { deleteEvents, seedEvents } from './seed.js';
+import { RssSampler, waitReady, type StartedServer } from './servers.js';
+import { IdFeed, runLoad, type WorkloadName } from './workloads.js';
+
+export interface Plan {
+  readonly connections: number;
+  readonly warmupSec: number;
+  readonly durationSec: number;
+  readonly repetitions: number;
+}
+
+export interface Subject {
+  readonly label: ServerLabel;
+  readonly server: StartedServer;
+  /** The service's database (absent for the baseline). */
+  readonly database?: BenchDatabase;
+  readonly validAuthorization: string;
+  readonly wrongAuthorization: string;
+  /** Where seeding times are recorded. */
+  readonly seeding: SeedRecord[];
+}
+
+/** Ids seeded per second of a delete run before the first run told how fast deletes go. */
+const IDS_PER_SECOND_GUESS = 20_000;
+/** Once a run measured the rate: this many times the fastest run so far, within floor and guess. */
+const IDS_RATE_MARGIN = 3;
+const IDS_PER_SECOND_FLOOR = 5000;
+/** The server settles (answers in flight when the run stopped) before the database is touched. */
+const SETTLE_MS = 300;
+
+export function expectedStatus(label: ServerLabel, workload: WorkloadName): number {
+  if (workload === 'create') return 201;
+  if (workload === 'delete') return 204;
+  return label === 'baseline' ? 201 : 401;
+}
+
+export async function measureWorkload(
+  subject: Subject,
+  workload: WorkloadName,
+  plan: Plan,
+  table: 'empty' | 'large' = 'empty',
+  storedEvents?: number,
+): Promise<WorkloadResult> {
+  const phases: Array<'warm-up' | 'measured'> = [
+    ...(plan.warmupSec > 0 ? (['warm-up'] as const) : []),
+    ...Array.from({ length: plan.repetitions }, () => 'measured' as const),
+  ];
+  const runs: RunRecord[] = [];
+  const problems: string[] = [];
+  let measuredRate: number | undefined;
+  let index = 0;
+  for (const phase of phases) {
+    const durationSec = phase === 'warm-up' ? plan.warmupSec : plan.durationSec;
+    const name = `${subject.label} ${workload}${table === 'large' ? ' (large table)' : ''} ${phase === 'warm-up' ? 'warm-up' : `run ${++index}/${plan.repetitions}`}`;
+
+    let feed: IdFeed | undefined;
+    let seeded: number | undefined;
+    if (workload === 'delete') {
+      if (subject.database) {
+        const perSecond =
+          measuredRate === undefined
+            ? IDS_PER_SECOND_GUESS
+            : Math.min(IDS_PER_SECOND_GUESS, Math.max(IDS_PER_SECOND_FLOOR, IDS_RATE_MARGIN * measuredRate));
+        seeded = Math.ceil(perSecond * durationSec) + 2 * plan.connections;
+        const seed = await seedEvents(subject.database.url, seeded, { keepIds: true });
+        subject.seeding.push({ database: subject.database.kind, purpose: 'delete ids', count: seeded, ms: seed.ms });
+        feed = new IdFeed(seed.ids);
+        // Ready on SQLite also means the write lock is free again.
+        await waitReady(subject.server.port, 10_000);
+      }
+    }
+    const nextPath =
+      workload !== 'delete' ? undefined : feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}`;
+
+    const rss = phase === 'measured' ? new RssSampler(subject.server.pid) : undefined;
+    rss?.start();
+    const outcome = await runLoad({
+      baseUrl: subject.server.baseUrl,
+      workload,
+      connections: plan.connections,
+      durationSec,
+      authorization: workload === 'auth-fail' ? subject.wrongAuthorization : subject.validAuthorization,
+      expectedStatus: expectedStatus(subject.label, workload),
+      warmup: phase === 'warm-up',
+      ...(nextPath ? { nextPath } : {}),
+    });
+    const rssMaxMiB = rss?.stop();
+    measuredRate = Math.max(measuredRate ?? 0, outcome.reqPerSec);
+
+    const runProblems = [...outcome.problems];
+    if (feed && feed.exhausted > 0) {
+      runProblems.push(
+        `ran out of seeded event ids: ${feed.exhausted} DELETEs of random ids (404) at the end of the run`,
+      );
+    }
+    for (const problem of runProblems) problems.push(`${name}: ${problem}`);
+    runs.push({
+      ...outcome,
+      phase,
+      ...(rssMaxMiB === undefined ? {} : { rssMaxMiB }),
+      ...(seeded === undefined ? {} : { seeded }),
+    });
+    progress(name, outcome.reqPerSec, outcome.p50Ms, outcome.p99Ms, rssMaxMiB, runProblems);
+
+    if (feed && subject.database) {
+      await sleep(SETTLE_MS);
+      await deleteEvents(subject.database.url, feed.leftovers(plan.connections));
+    }
+    if (!subject.server.process.running) {
+      throw new Error(
+        `${name}: the server exited (${subject.server.process.describeExit()}):\n${subject.server.process.logTail()}`,
+      );
+    }
+  }
+
+  const measured = runs.filter((run) => run.phase === 'measured');
+  return {
+    server: subject.label,
+    workload,
+    table,
+    ...(storedEvents === undefined ? {} : { storedEvents }),
+    runs,
+    reqPerSec: median(measured.map((run) => run.reqPerSec)),
+    p50Ms: median(measured.map((run) => run.p50Ms)),
+    p99Ms: median(measured.map((run) => run.p99Ms)),
+    rssMaxMiB: Math.max(0, ...measured.map((run) => run.rssMaxMiB ?? 0)),
+    problems,
+  };
+}
+
+function progress(
+  name: string,
+  reqPerSec: number,
+  p50: number,
+  p99: number,
+  rss: number | undefined,
+  problems: readonly string[],
+): void {
+  const rssText = rss === undefined ? '' : `, RSS ${rss.toFixed(1)} MiB`;
+  process.stderr.write(
+    `  ${name}: ${Math.round(reqPerSec)} req/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms${rssText}\n`,
+  );
+  for (const problem of problems) process.stderr.write(`  !!! ${name}: ${problem}\n`);
+}

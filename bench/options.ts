@@ -1,0 +1,117 @@
+import { WORKLOAD_NAMES, type WorkloadName } from './workloads.js';
+
+export interface BenchOptions {
+  readonly connections: number;
+  readonly durationSec: number;
+  readonly warmupSec: number;
+  readonly repetitions: number;
+  /** Events seeded for the large-table runs (SQLite and MySQL). */
+  readonly events: number;
+  readonly skipLarge: boolean;
+  readonly mysql: boolean;
+  readonly only: readonly WorkloadName[];
+  readonly quick: boolean;
+}
+
+export const DEFAULTS: BenchOptions = {
+  connections: 50,
+  durationSec: 10,
+  warmupSec: 3,
+  repetitions: 3,
+  events: 1_000_000,
+  skipLarge: false,
+  mysql: true,
+  only: WORKLOAD_NAMES,
+  quick: false,
+};
+
+const QUICK = { durationSec: 2, warmupSec: 1, repetitions: 1, events: 20_000 } as const;
+
+export const HELP = `Usage: npm run bench -- [options]
+
+Measures the service (SQLite, and MySQL when MYSQL_TEST_URL answers) against a bare Express
+baseline with autocannon; prints a markdown table and writes bench/results/<timestamp>.json.
+
+Options:
+  --connections N      concurrent connections per run (default ${DEFAULTS.connections})
+  --duration S         seconds of each measured run (default ${DEFAULTS.durationSec})
+  --warmup S           seconds of the discarded warm-up before each workload (default ${DEFAULTS.warmupSec})
+  --repetitions N      measured runs per server and workload; medians are reported (default ${DEFAULTS.repetitions})
+  --events N           events seeded for the large-table runs (default ${DEFAULTS.events})
+  --skip-large         skip the large-table runs
+  --no-mysql           skip MySQL even when it is reachable
+  --only LIST          workloads to run, comma-separated: ${WORKLOAD_NAMES.join(',')} (default: all)
+  --quick              duration ${QUICK.durationSec}, warmup ${QUICK.warmupSec}, repetitions ${QUICK.repetitions}, events ${QUICK.events}: tries the harness out
+                       (explicit options given with it still win)
+  --help               this text
+
+Environment: MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306), a server on which the
+benchmark may create and drop databases.
+`;
+
+export class UsageError extends Error {}
+
+/** Parses `--name value`, `--name=value` and flags; null when --help was asked for. */
+export function parseOptions(argv: readonly string[]): BenchOptions | null {
+  const given = new Map<string, string | true>();
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
+    const [name, inline] = splitOnce(arg.slice(2));
+    if (['help', 'skip-large', 'no-mysql', 'quick'].includes(name)) {
+      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+      given.set(name, true);
+      continue;
+    }
+    if (!['connections', 'duration', 'warmup', 'repetitions', 'events', 'only'].includes(name)) {
+      throw new UsageError(`unknown option --${name}`);
+    }
+    const value = inline ?? argv[++index];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+    given.set(name, value);
+  }
+  if (given.has('help')) return null;
+
+  const quick = given.has('quick');
+  const base = quick ? { ...DEFAULTS, ...QUICK } : DEFAULTS;
+  return {
+    connections: number(given, 'connections', base.connections, 1),
+    durationSec: number(given, 'duration', base.durationSec, 1),
+    warmupSec: number(given, 'warmup', base.warmupSec, 0),
+    repetitions: number(given, 'repetitions', base.repetitions, 1),
+    events: number(given, 'events', base.events, 0),
+    skipLarge: given.has('skip-large'),
+    mysql: !given.has('no-mysql'),
+    only: workloads(given.get('only')),
+    quick,
+  };
+}
+
+function splitOnce(text: string): [string, string | undefined] {
+  const at = text.indexOf('=');
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+function number(given: Map<string, string | true>, name: string, fallback: number, min: number): number {
+  const raw = given.get(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (raw === true || !Number.isInteger(value) || value < min)
+    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
+  return value;
+}
+
+function workloads(raw: string | true | undefined): WorkloadName[] {
+  if (raw === undefined || raw === true) return [...WORKLOAD_NAMES];
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(WORKLOAD_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(`--only: unknown workload "${name}" (known: ${WORKLOAD_NAMES.join(', ')})`);
+    }
+  }
+  if (names.length === 0) throw new UsageError('--only needs at least one workload');
+  return WORKLOAD_NAMES.filter((name) => names.includes(name));
+}

@@ -1,0 +1,323 @@
+/**
+ * What a benchmark run found: the result types, the targets of the issue (PASS/FAIL), the
+ * markdown report printed to standard output, and the JSON written to bench/results/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseKind } from './databases.js';
+import type { BenchOptions } from './options.js';
+import type { RunOutcome, WorkloadName } from './workloads.js';
+
+export type ServerLabel = 'baseline' | DatabaseKind;
+
+export interface RunRecord extends RunOutcome {
+  readonly phase: 'warm-up' | 'measured';
+  /** Largest VmRSS of the server during the run (measured runs only). */
+  readonly rssMaxMiB?: number;
+  /** delete on the service: events seeded for this run. */
+  readonly seeded?: number;
+}
+
+export interface WorkloadResult {
+  readonly server: ServerLabel;
+  readonly workload: WorkloadName;
+  /** empty: the regular runs (the table holds only what earlier runs left); large: after seeding `storedEvents`. */
+  readonly table: 'empty' | 'large';
+  readonly storedEvents?: number;
+  readonly runs: readonly RunRecord[];
+  /** Medians over the measured runs. */
+  readonly reqPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Largest over the measured runs. */
+  readonly rssMaxMiB: number;
+  /** Unexpected statuses, errors, timeouts: the numbers of this row are not to be trusted. */
+  readonly problems: readonly string[];
+}
+
+export interface StartupResult {
+  /** A brand new, empty SQLite file: migrations and the admin user are created. */
+  readonly firstStartMs: number;
+  /** Restarts on that migrated file. */
+  readonly restartMs: readonly number[];
+  readonly restartMedianMs: number;
+}
+
+export interface SingleFlightResult {
+  readonly concurrentRequests: number;
+  readonly concurrentStatuses: Readonly<Record<string, number>>;
+  /** auth_password_checks_total after minus before: target 1. */
+  readonly concurrentDelta: number;
+  readonly wrongRequests: number;
+  readonly wrongStatuses: Readonly<Record<string, number>>;
+  readonly wrongDelta: number;
+}
+
+export interface SeedRecord {
+  readonly database: DatabaseKind;
+  readonly purpose: string;
+  readonly count: number;
+  readonly ms: number;
+}
+
+export interface Target {
+  readonly name: string;
+  readonly status: 'PASS' | 'FAIL' | 'n/a';
+  readonly detail: string;
+}
+
+export interface BenchReport {
+  readonly startedAt: string;
+  finishedAt?: string;
+  readonly machine: {
+    readonly cpu: string;
+    readonly cores: number;
+    readonly node: string;
+    readonly kernel: string;
+    /** 1-minute load average when the run started: other work on the machine skews every number. */
+    readonly loadAverageAtStart: number;
+  };
+  readonly git: string;
+  readonly options: BenchOptions;
+  readonly notes: string[];
+  readonly results: WorkloadResult[];
+  startup?: StartupResult;
+  singleFlight?: SingleFlightResult;
+  readonly seeding: SeedRecord[];
+  mysql: { readonly ran: boolean; readonly reason?: string };
+  targets?: Target[];
+  /** Everything that broke; non-empty means exit code 1. */
+  readonly problems: string[];
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function find(
+  report: BenchReport,
+  server: ServerLabel,
+  workload: WorkloadName,
+  table: 'empty' | 'large' = 'empty',
+): WorkloadResult | undefined {
+  return report.results.find(
+    (result) => result.server === server && result.workload === workload && result.table === table,
+  );
+}
+
+function databasesMeasured(report: BenchReport): DatabaseKind[] {
+  return (['sqlite', 'mysql'] as const).filter((kind) => report.results.some((result) => result.server === kind));
+}
+
+/** Service req/s ÷ baseline req/s of the same workload in the same run. */
+export function ratio(report: BenchReport, database: DatabaseKind, workload: WorkloadName): number | undefined {
+  const service = find(report, database, workload);
+  const baseline = find(report, 'baseline', workload);
+  return service && baseline && baseline.reqPerSec > 0 ? service.reqPerSec / baseline.reqPerSec : undefined;
+}
+
+function check(
+  name: string,
+  value: number | undefined,
+  pass: (value: number) => boolean,
+  shown: (value: number) => string,
+): Target {
+  if (value === undefined || Number.isNaN(value)) return { name, status: 'n/a', detail: 'not measured in this run' };
+  return { name, status: pass(value) ? 'PASS' : 'FAIL', detail: shown(value) };
+}
+
+/** The issue's targets, one line each. */
+export function evaluateTargets(report: BenchReport): Target[] {
+  const targets: Target[] = [];
+  const databases = databasesMeasured(report);
+  for (const database of databases) {
+    targets.push(
+      check(
+        `${database}: create ratio ≥ 0.50`,
+        ratio(report, database, 'create'),
+        (v) => v >= 0.5,
+        (v) => v.toFixed(2),
+      ),
+    );
+    targets.push(
+      check(
+        `${database}: delete ratio ≥ 0.60`,
+        ratio(report, database, 'delete'),
+        (v) => v >= 0.6,
+        (v) => v.toFixed(2),
+      ),
+    );
+  }
+  for (const database of databases) {
+    for (const result of report.results.filter((r) => r.server === database && r.table === 'empty')) {
+      targets.push(
+        check(
+          `${database} ${result.workload}: p99 ≤ 50 ms at ${report.options.connections} connections`,
+          result.p99Ms,
+          (v) => v <= 50,
+          ms,
+        ),
+      );
+    }
+  }
+  for (const database of databases) {
+    for (const workload of ['create', 'delete'] as const) {
+      const empty = find(report, database, workload);
+      const large = find(report, database, workload, 'large');
+      const name = `${database} ${workload}: p50 and p99 with ${large?.storedEvents ?? report.options.events} events ≤ 1.2× empty`;
+      if (!empty || !large) {
+        targets.push({ name, status: 'n/a', detail: 'not measured in this run' });
+        continue;
+      }
+      const p50 = large.p50Ms / empty.p50Ms;
+      const p99 = large.p99Ms / empty.p99Ms;
+      targets.push({
+        name,
+        status: p50 <= 1.2 && p99 <= 1.2 ? 'PASS' : 'FAIL',
+        detail: `p50 ${p50.toFixed(2)}×, p99 ${p99.toFixed(2)}×`,
+      });
+    }
+  }
+  targets.push(
+    check(
+      'start-to-ready ≤ 1500 ms (restart, median)',
+      report.startup?.restartMedianMs,
+      (v) => v <= 1500,
+      (v) =>
+        `${v.toFixed(0)} ms (first start on an empty file: ${report.startup ? report.startup.firstStartMs.toFixed(0) : '?'} ms)`,
+    ),
+  );
+  for (const database of databases) {
+    const rss = report.results.filter((r) => r.server === database).map((r) => r.rssMaxMiB);
+    targets.push(
+      check(
+        `${database}: RSS ≤ 200 MiB under load`,
+        rss.length ? Math.max(...rss) : undefined,
+        (v) => v <= 200,
+        (v) => `${v.toFixed(1)} MiB`,
+      ),
+    );
+  }
+  targets.push(
+    check(
+      'single-flight: 50 concurrent first requests cost 1 password check',
+      report.singleFlight?.concurrentDelta,
+      (v) => v === 1,
+      String,
+    ),
+  );
+  targets.push(
+    check(
+      'repeated wrong credentials (10 sequential) cost 1 password check',
+      report.singleFlight?.wrongDelta,
+      (v) => v === 1,
+      String,
+    ),
+  );
+  return targets;
+}
+
+const ms = (value: number): string => (Number.isNaN(value) ? '–' : `${value.toFixed(value < 10 ? 2 : 1)} ms`);
+const num = (value: number): string => (Number.isNaN(value) ? '–' : Math.round(value).toLocaleString('en-US'));
+const times = (value: number | undefined): string =>
+  value === undefined || Number.isNaN(value) ? '–' : `${value.toFixed(2)}×`;
+const flag = (result: WorkloadResult | undefined): string => (result && result.problems.length > 0 ? ' ⚠' : '');
+
+/** The markdown printed at the end (and pasteable into the README). */
+export function renderReport(report: BenchReport): string {
+  const o = report.options;
+  const lines: string[] = [
+    `## Benchmark results (${report.startedAt})`,
+    '',
+    `- machine: ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}, Linux ${report.machine.kernel}, load average ${report.machine.loadAverageAtStart.toFixed(2)} at start`,
+    `- git: ${report.git}`,
+    `- options: connections ${o.connections}, duration ${o.durationSec} s, warm-up ${o.warmupSec} s, repetitions ${o.repetitions}, ` +
+      `events ${o.events}${o.skipLarge ? ' (large-table runs skipped)' : ''}, workloads ${o.only.join(',')}, ` +
+      `mysql ${o.mysql ? 'on' : 'off (--no-mysql)'}${o.quick ? ', --quick' : ''}`,
+    ...report.notes.map((note) => `- ${note}`),
+    '',
+    '| database | workload | req/s | p50 | p99 | RSS MiB | baseline req/s | ratio |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const result of report.results.filter((r) => r.table === 'empty')) {
+    const baseline = find(report, 'baseline', result.workload);
+    const database = result.server === 'baseline' ? 'baseline (Express)' : result.server;
+    const ratioText =
+      result.server === 'baseline' ? '1.00' : times(ratio(report, result.server, result.workload)).replace('×', '');
+    lines.push(
+      `| ${database} | ${result.workload}${flag(result)} | ${num(result.reqPerSec)} | ${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ` +
+        `${result.rssMaxMiB.toFixed(1)} | ${baseline ? num(baseline.reqPerSec) : '–'} | ${ratioText} |`,
+    );
+  }
+  if (!report.mysql.ran) lines.push('', `**MySQL rows skipped:** ${report.mysql.reason ?? 'unknown reason'}`);
+
+  const large = report.results.filter((r) => r.table === 'large');
+  if (large.length > 0) {
+    lines.push(
+      '',
+      '### Large table (one measured run each, compared with the medians above)',
+      '',
+      '| database | workload | stored events | req/s | p50 | p99 | req/s large/empty | p50 large/empty | p99 large/empty |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const result of large) {
+      const empty = find(report, result.server, result.workload);
+      lines.push(
+        `| ${result.server} | ${result.workload}${flag(result)} | ${num(result.storedEvents ?? 0)} | ${num(result.reqPerSec)} | ` +
+          `${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${times(empty && result.reqPerSec / empty.reqPerSec)} | ` +
+          `${times(empty && result.p50Ms / empty.p50Ms)} | ${times(empty && result.p99Ms / empty.p99Ms)} |`,
+      );
+    }
+  }
+
+  lines.push('', '### Service measurements', '', '| measurement | value |', '|---|---|');
+  if (report.startup) {
+    const s = report.startup;
+    lines.push(
+      `| start-to-ready, restart on a migrated SQLite file (median of ${s.restartMs.length}) | ${s.restartMedianMs.toFixed(0)} ms (${s.restartMs.map((v) => v.toFixed(0)).join(', ')}) |`,
+      `| start-to-ready, first start on a new empty SQLite file | ${s.firstStartMs.toFixed(0)} ms |`,
+    );
+  }
+  if (report.singleFlight) {
+    const f = report.singleFlight;
+    lines.push(
+      `| password checks for ${f.concurrentRequests} concurrent first requests, correct credentials (statuses ${statuses(f.concurrentStatuses)}) | ${f.concurrentDelta} |`,
+      `| password checks for ${f.wrongRequests} sequential requests, same wrong credentials (statuses ${statuses(f.wrongStatuses)}) | ${f.wrongDelta} |`,
+    );
+  }
+  for (const seed of report.seeding.filter((s) => s.purpose === 'large table')) {
+    lines.push(`| seeding ${num(seed.count)} events into ${seed.database} | ${(seed.ms / 1000).toFixed(1)} s |`);
+  }
+
+  lines.push('', '### Targets', '');
+  for (const target of report.targets ?? []) lines.push(`- **${target.status}** ${target.name}: ${target.detail}`);
+
+  if (report.problems.length > 0) {
+    lines.push('', '### ⚠ PROBLEMS (numbers of the flagged rows are not trustworthy)', '');
+    for (const problem of report.problems) lines.push(`- ${problem}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function statuses(counts: Readonly<Record<string, number>>): string {
+  return (
+    Object.entries(counts)
+      .map(([status, count]) => `${count}× ${status}`)
+      .join(', ') || 'none'
+  );
+}
+
+/** bench/results/<timestamp>.json and bench/results/latest.json; returns the first path. */
+export function writeJson(report: BenchReport, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const text = `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && Number.isNaN(value) ? null : value), 2)}\n`;
+  const file = join(dir, `${report.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, text);
+  writeFileSync(join(dir, 'latest.json'), text);
+  return file;
+}

@@ -1,0 +1,203 @@
+/**
+ * Writes special events straight into a migrated database (SQLite through better-sqlite3, MySQL
+ * through mysql2), without HTTP: the 1M-event table and the ids the delete workload removes.
+ *
+ * Alone: `tsx bench/seed.ts <DATABASE_URL> <count>`, e.g. `tsx bench/seed.ts sqlite:data/museum.sqlite 100000`.
+ * The database must have been migrated (start the service on it once). On SQLite, seed while the
+ * service is idle: it fails its writes for 1 s after meeting the seeder's lock.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { createConnection, type Connection } from 'mysql2/promise';
+import { v7 as uuidv7 } from 'uuid';
+
+export type DatabaseTarget =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly uri: string };
+
+export interface SeedOptions {
+  /** Return the generated event ids (the delete workload needs them; 1M events do not). */
+  readonly keepIds?: boolean;
+  /** Called after every committed batch with the number of rows written so far. */
+  readonly onProgress?: (written: number) => void;
+}
+
+export interface SeedResult {
+  readonly count: number;
+  readonly ms: number;
+  /** Empty unless `keepIds`. */
+  readonly ids: readonly string[];
+}
+
+type EventRow = [eventId: string, name: string, location: string, description: string, dates: string, price: number];
+
+const SQLITE_BATCH = 10_000;
+const MYSQL_BATCH = 1000;
+const DELETE_CHUNK = 500;
+const COLUMNS = 'event_id, name, location, event_description, dates, price';
+
+/** `sqlite:PATH` or `mysql://user:pass@host:port/db`, as DATABASE_URL. */
+export function parseTarget(databaseUrl: string): DatabaseTarget {
+  if (databaseUrl.startsWith('sqlite:') && databaseUrl.length > 'sqlite:'.length) {
+    return { kind: 'sqlite', path: databaseUrl.slice('sqlite:'.length) };
+  }
+  if (databaseUrl.startsWith('mysql://')) return { kind: 'mysql', uri: databaseUrl };
+  throw new Error(`not a sqlite:PATH or mysql:// URL: ${databaseUrl}`);
+}
+
+/** A plausible event; `index` varies its text so that rows are not all identical. */
+export function eventRow(eventId: string, index: number): EventRow {
+  const day = 1 + (index % 28);
+  const month = 1 + (index % 12);
+  const date = (d: number): string => `2026-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return [
+    eventId,
+    `Seeded evening lecture #${index}`,
+    `East Wing, Gallery ${index % 40}`,
+    `A guided walk through the restored tapestries of the north galleries, with the curator answering questions; event ${index}, seats are limited.`,
+    JSON.stringify([date(day), date(Math.min(day + 1, 28))]),
+    (index % 5000) / 100,
+  ];
+}
+
+/** Inserts `count` events with fresh UUIDv7 ids. */
+export async function seedEvents(databaseUrl: string, count: number, options: SeedOptions = {}): Promise<SeedResult> {
+  const target = parseTarget(databaseUrl);
+  const started = performance.now();
+  const ids =
+    target.kind === 'sqlite' ? seedSqlite(target.path, count, options) : await seedMysql(target.uri, count, options);
+  return { count, ms: performance.now() - started, ids };
+}
+
+/** Deletes the given events (the ids a delete workload did not use), in chunks. */
+export async function deleteEvents(databaseUrl: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const target = parseTarget(databaseUrl);
+  if (target.kind === 'sqlite') {
+    const db = openSqlite(target.path);
+    try {
+      db.transaction(() => {
+        for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
+          const chunk = ids.slice(start, start + DELETE_CHUNK);
+          db.prepare(`DELETE FROM special_events WHERE event_id IN (${chunk.map(() => '?').join(',')})`).run(...chunk);
+        }
+      })();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  await withMysql(target.uri, async (connection) => {
+    for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
+      await connection.query('DELETE FROM special_events WHERE event_id IN (?)', [
+        ids.slice(start, start + DELETE_CHUNK),
+      ]);
+    }
+  });
+}
+
+/** Rows in special_events. */
+export async function countEvents(databaseUrl: string): Promise<number> {
+  const target = parseTarget(databaseUrl);
+  if (target.kind === 'sqlite') {
+    const db = openSqlite(target.path);
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM special_events').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  return withMysql(target.uri, async (connection) => {
+    const [rows] = await connection.query('SELECT COUNT(*) AS n FROM special_events');
+    return Number((rows as Array<{ n: number | string }>)[0]?.n ?? 0);
+  });
+}
+
+function openSqlite(path: string): Database.Database {
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  // The seeding connection only: a crash while seeding loses a benchmark table, nothing else.
+  db.pragma('synchronous = OFF');
+  return db;
+}
+
+function seedSqlite(path: string, count: number, options: SeedOptions): string[] {
+  const ids: string[] = [];
+  const db = openSqlite(path);
+  try {
+    const insert = db.prepare(`INSERT INTO special_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
+    const batch = db.transaction((from: number, to: number) => {
+      for (let index = from; index < to; index++) {
+        const id = uuidv7();
+        insert.run(...eventRow(id, index));
+        if (options.keepIds) ids.push(id);
+      }
+    });
+    for (let from = 0; from < count; from += SQLITE_BATCH) {
+      const to = Math.min(count, from + SQLITE_BATCH);
+      batch(from, to);
+      options.onProgress?.(to);
+    }
+  } finally {
+    db.close();
+  }
+  return ids;
+}
+
+async function seedMysql(uri: string, count: number, options: SeedOptions): Promise<string[]> {
+  const ids: string[] = [];
+  await withMysql(uri, async (connection) => {
+    for (let from = 0; from < count; from += MYSQL_BATCH) {
+      const to = Math.min(count, from + MYSQL_BATCH);
+      const rows: EventRow[] = [];
+      for (let index = from; index < to; index++) rows.push(eventRow(uuidv7(), index));
+      await connection.beginTransaction();
+      try {
+        await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [rows]);
+        await connection.commit();
+      } catch (error) {
+        await connection.rollback();
+        throw error;
+      }
+      if (options.keepIds) for (const row of rows) ids.push(row[0]);
+      options.onProgress?.(to);
+    }
+  });
+  return ids;
+}
+
+async function withMysql<T>(uri: string, work: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await createConnection({ uri, connectTimeout: 5000 });
+  try {
+    return await work(connection);
+  } finally {
+    await connection.end();
+  }
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const [url, countText] = args;
+  const count = Number(countText);
+  if (url === undefined || !Number.isInteger(count) || count < 0) {
+    process.stderr.write('usage: tsx bench/seed.ts <DATABASE_URL> <count>\n');
+    process.exitCode = 2;
+    return;
+  }
+  let reported = 0;
+  const result = await seedEvents(url, count, {
+    onProgress: (written) => {
+      if (written - reported >= 100_000 || written === count) {
+        reported = written;
+        process.stderr.write(`  ${written} / ${count}\n`);
+      }
+    },
+  });
+  const total = await countEvents(url);
+  process.stdout.write(
+    `Seeded ${result.count} events in ${(result.ms / 1000).toFixed(1)} s; special_events now holds ${total} rows.\n`,
+  );
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main(process.argv.slice(2));
+}
