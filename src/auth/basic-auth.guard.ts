@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from '../metrics/auth.metrics.js';
 import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
+import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { IS_PUBLIC } from './public.decorator.js';
 
@@ -19,7 +20,8 @@ export function unauthorized(): ProblemException {
  * The global guard (APP_GUARD): every route needs Basic credentials unless marked @Public().
  * Guards run before the body is read (see JsonBody), so credentials are checked before anything
  * else. Adds what @nestjs/passport's AuthGuard leaves out: the WWW-Authenticate challenge
- * (nestjs/passport#24) and 429 for an address that keeps failing.
+ * (nestjs/passport#24), 429 for an address that keeps failing, and a fast path for credentials
+ * whose verdict is cached.
  */
 @Injectable()
 export class BasicAuthGuard extends AuthGuard('basic') {
@@ -27,6 +29,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     private readonly reflector: Reflector,
     private readonly limiter: FailureLimiter,
     private readonly authMetrics: AuthMetrics,
+    private readonly verifier: CredentialsVerifier,
   ) {
     super();
   }
@@ -44,6 +47,15 @@ export class BasicAuthGuard extends AuthGuard('basic') {
       });
     }
     try {
+      // Known credentials (nearly every request) are answered from the credential cache, without
+      // passport's per-request machinery; the rest go through the passport strategy.
+      const header = request.headers.authorization;
+      const cached = header === undefined ? undefined : this.verifier.cached(header);
+      if (cached === null) throw unauthorized();
+      if (cached !== undefined) {
+        request.user = cached;
+        return true;
+      }
       return (await super.canActivate(context)) as boolean;
     } catch (error) {
       if (error instanceof ProblemException && error.getStatus() === 401) {

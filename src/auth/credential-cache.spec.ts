@@ -45,6 +45,34 @@ describe('CredentialCache', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('peek: the cached verdict synchronously (identity or null), undefined when unknown, expired or in flight', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    expect(cache.peek('k1')).toBeUndefined();
+    const pending = deferred<CachedIdentity>();
+    const inFlight = cache.resolve('k1', 'alice', () => pending.promise);
+    expect(cache.peek('k1')).toBeUndefined();
+    pending.resolve(ALICE);
+    await inFlight;
+    await cache.resolve('wrong', 'alice', () => Promise.resolve(null));
+    expect(cache.peek('k1')).toEqual(ALICE);
+    expect(cache.peek('wrong')).toBeNull();
+    time.advance(TTL);
+    expect(cache.peek('k1')).toBeUndefined();
+    expect(cache.peek('wrong')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('peek counts as a use: the entry peeked last is evicted last', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 2 });
+    await cache.resolve('a', 'alice', () => Promise.resolve(ALICE));
+    await cache.resolve('b', 'bob', () => Promise.resolve(BOB));
+    cache.peek('a');
+    await cache.resolve('c', 'carol', () => Promise.resolve({ username: 'carol' }));
+    expect(cache.peek('a')).toEqual(ALICE);
+    expect(cache.peek('b')).toBeUndefined();
+  });
+
   it('computes again once the TTL is over', async () => {
     const time = clock();
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });

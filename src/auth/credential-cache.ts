@@ -29,7 +29,10 @@ export interface CredentialCacheOptions {
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, { readonly username: string; readonly computation: Promise<CachedIdentity> }>();
+  private readonly inFlight = new Map<
+    string,
+    { readonly username: string; readonly computation: Promise<CachedIdentity> }
+  >();
   /** Bumped by every invalidation; a computation that started before it is not cached. */
   private readonly generations = new Map<string, number>();
   private readonly hmacKey = randomBytes(32);
@@ -48,16 +51,8 @@ export class CredentialCache {
    * caller for the same key). A rejected computation is not cached.
    */
   resolve(key: string, username: string, compute: () => Promise<CachedIdentity>): Promise<CachedIdentity> {
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      if (entry.expiresAt > this.now()) {
-        // Re-inserting keeps the Map in least-recently-used order.
-        this.entries.delete(key);
-        this.entries.set(key, entry);
-        return Promise.resolve(entry.identity);
-      }
-      this.entries.delete(key);
-    }
+    const cached = this.peek(key);
+    if (cached !== undefined) return Promise.resolve(cached);
     const pending = this.inFlight.get(key);
     if (pending) return pending.computation;
 
@@ -72,6 +67,20 @@ export class CredentialCache {
       });
     this.inFlight.set(key, { username, computation });
     return computation;
+  }
+
+  /**
+   * The live cached outcome for `key`, synchronously: an identity, null for a refusal, or
+   * undefined when there is none (the credentials must be checked).
+   */
+  peek(key: string): CachedIdentity | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) return undefined;
+    // Re-inserting keeps the Map in least-recently-used order.
+    this.entries.set(key, entry);
+    return entry.identity;
   }
 
   /** Forgets every outcome, positive or negative, for credentials naming `username`. */

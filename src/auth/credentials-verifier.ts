@@ -15,6 +15,14 @@ export class CredentialsVerifier {
     private readonly metrics: AuthMetrics,
   ) {}
 
+  /**
+   * The cached verdict for an Authorization header, without any work beyond one HMAC: the user,
+   * null when these exact credentials were refused, or undefined when they must be checked.
+   */
+  cached(authorizationHeader: string): CachedIdentity | undefined {
+    return this.cache.peek(this.cache.keyOf(authorizationHeader));
+  }
+
   /** The user the credentials belong to, or null. Rejects only when the database fails. */
   verify(authorizationHeader: string, credentials: BasicCredentials): Promise<CachedIdentity> {
     return this.cache.resolve(this.cache.keyOf(authorizationHeader), credentials.username, () =>

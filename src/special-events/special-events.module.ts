@@ -1,12 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
+import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SpecialEvent])],
   controllers: [SpecialEventsController],
-  providers: [SpecialEventsService],
+  providers: [
+    SpecialEventsService,
+    { provide: SpecialEventsStore, inject: [DataSource], useFactory: createSpecialEventsStore },
+  ],
 })
 export class SpecialEventsModule {}

@@ -1,14 +1,8 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Injectable,
-  type NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
-import { from, type Observable, switchMap } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { ProblemException } from '../problem/problem.js';
 
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -32,7 +26,10 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
   'entity.too.large': { status: 413, detail: `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.` },
   'entity.parse.failed': { status: 400, detail: 'The request body is not valid JSON.' },
   'entity.verify.failed': { status: 400, detail: 'The request body is not valid UTF-8.' },
-  'encoding.unsupported': { status: 415, detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.' },
+  'encoding.unsupported': {
+    status: 415,
+    detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.',
+  },
   'charset.unsupported': { status: 415, detail: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { status: 400, detail: 'The request body ended before its announced length.' },
   'request.size.invalid': { status: 400, detail: 'The request body does not match its Content-Length.' },
@@ -53,11 +50,12 @@ export class JsonBodyInterceptor implements NestInterceptor {
 
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!this.reflector.get<boolean>(JSON_BODY, context.getHandler())) return next.handle();
-    const http = context.switchToHttp();
-    const request = http.getRequest<Request>();
-    return from(this.readBody(request, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (this.reflector.get<boolean>(JSON_BODY, context.getHandler())) {
+      const http = context.switchToHttp();
+      await this.readBody(http.getRequest<Request>(), http.getResponse<Response>());
+    }
+    return next.handle();
   }
 
   private readBody(request: Request, response: Response): Promise<void> {
