@@ -35,13 +35,24 @@ export function directLogs(level: LogLevel, destination?: DestinationStream): vo
 
 let stdout: DestinationStream | undefined;
 
-/** One per process: a pretty-printing worker thread on a terminal, else fd 1 (JSON lines). */
+/** Lines are written to fd 1 in batches of at least this many bytes, or every LOG_FLUSH_MS. */
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
+
+/**
+ * One per process: a pretty-printing worker thread on a terminal, else fd 1 (JSON lines).
+ *
+ * Lines are batched: under load one write(2) per request line was a measurable share of a
+ * request's CPU. A line waits at most LOG_FLUSH_MS, and pino flushes what is left synchronously
+ * when the process exits (normal exit, process.exit, an uncaught exception); only a SIGKILL can
+ * lose the last LOG_FLUSH_MS of lines.
+ */
 function standardOutput(): DestinationStream {
   stdout ??= process.stdout.isTTY
     ? pino.transport({
         target: 'pino-pretty',
         options: { destination: 1, colorize: true, translateTime: 'SYS:HH:MM:ss.l' },
       })
-    : pino.destination(1);
+    : pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
   return stdout;
 }
