@@ -263,6 +263,43 @@ describe('POST /special-events: duplicate eventId', () => {
     expect((await del(eventId)).status).toBe(204);
     await expectDeleteProblem(eventId, 404);
   });
+
+  it('concurrent creates that share a commit each get their own answer: new, already stored, twice in one go', async () => {
+    // Sent together they are written together (SQLite: one transaction; MySQL: one multi-row
+    // INSERT, retried row by row when it fails): no duplicate may cost the others their event.
+    const stored = validEvent({ name: 'Stored first' });
+    expectCreated(await post(stored), stored);
+    const twiceId = randomUUID();
+    const fresh = Array.from({ length: 20 }, (_, i) => validEvent({ name: `Fresh ${i}` }));
+    const again = validEvent({ eventId: stored.eventId, name: 'Must not replace the stored one' });
+    const twice = [
+      validEvent({ eventId: twiceId, name: 'Twice A' }),
+      validEvent({ eventId: twiceId, name: 'Twice B' }),
+    ];
+    const sent = [...fresh.slice(0, 10), again, ...twice, ...fresh.slice(10)];
+    const responses = await Promise.all(sent.map((event) => post(event)));
+
+    responses.forEach((res, i) => {
+      if (sent[i] === again) expectProblem(res, 409, '/special-events');
+      else if (!twice.includes(sent[i])) expectCreated(res, sent[i]);
+    });
+    const twiceStatuses = twice.map((event) => responses[sent.indexOf(event)].status);
+    expect([...twiceStatuses].sort()).toEqual([201, 409]);
+    const twiceWinner = twice[twiceStatuses.indexOf(201)];
+    expectCreated(responses[sent.indexOf(twiceWinner)], twiceWinner);
+    expectProblem(responses[sent.indexOf(twice[twiceStatuses.indexOf(409)])], 409, '/special-events');
+
+    const repository = t.app.get(DataSource).getRepository(SpecialEvent);
+    expect(await repository.findOneByOrFail({ eventId: twiceId })).toMatchObject({ name: twiceWinner.name });
+    expect(await repository.findOneByOrFail({ eventId: stored.eventId as string })).toMatchObject({
+      name: 'Stored first',
+    });
+    for (const event of fresh) {
+      expect(await repository.findOneByOrFail({ eventId: event.eventId as string })).toMatchObject({
+        name: event.name,
+      });
+    }
+  });
 });
 
 describe('POST /special-events: the body', () => {
@@ -850,7 +887,7 @@ describe('read back from the database', () => {
         name: CRAB.repeat(200),
         location: 'x'.repeat(200),
         eventDescription: CRAB.repeat(5000),
-        dates: Array.from({ length: 500 }, (_, i) => `${String(i).padStart(3, "0")}${CRAB.repeat(61)}`),
+        dates: Array.from({ length: 500 }, (_, i) => `${String(i).padStart(3, '0')}${CRAB.repeat(61)}`),
         price: 999_999_999.99,
       }),
     ];
