@@ -40,6 +40,17 @@ export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, s
   };
 }
 
+/**
+ * The same environment without ADMIN_USERNAME/ADMIN_PASSWORD (childEnv scrubs them from the
+ * benchmark's own environment too): a restart on a database that already has users then hashes
+ * nothing at start, where with them set it checks the admin's password with scrypt.
+ */
+export function withoutAdmin(env: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => name !== 'ADMIN_USERNAME' && name !== 'ADMIN_PASSWORD'),
+  );
+}
+
 export interface BenchDatabase {
   readonly kind: DatabaseKind;
   /** DATABASE_URL of the service and of the seeder. */

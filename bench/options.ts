@@ -30,7 +30,8 @@ const QUICK = { durationSec: 2, warmupSec: 1, repetitions: 1, events: 20_000 } a
 export const HELP = `Usage: npm run bench -- [options]
 
 Measures the service (SQLite, and MySQL when MYSQL_TEST_URL answers) against a bare Express
-baseline with autocannon; prints a markdown table and writes bench/results/<timestamp>.json.
+baseline and a bare NestJS floor with autocannon; prints a markdown table and writes
+bench/results/<timestamp>.json.
 
 Options:
   --connections N      concurrent connections per run (default ${DEFAULTS.connections})

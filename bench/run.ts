@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: how fast the service is, next to a bare Express server doing the least any
- * implementation must do (parse the JSON body, make a UUIDv7, answer). Anyone can run it:
+ * implementation must do (parse the JSON body, make a UUIDv7, answer), and next to a bare NestJS
+ * app doing the same (the floor: how much of the gap to Express is Nest itself). Anyone can run it:
  *
  *   npm run bench                    # full run (~10 minutes on 2 cores)
  *   npm run bench -- --quick         # the harness end to end in under two minutes
@@ -12,13 +13,15 @@
  * - pins itself (autocannon runs in-process) to core 0 and every server to core 1 (taskset);
  * - drives three workloads with autocannon (50 connections): `create` (POST, valid Basic
  *   credentials, 201), `delete` (DELETE of events seeded straight into the database before each
- *   run, 204) and `auth-fail` (POST with a wrong password, 401; the baseline has no auth: 201);
- *   each a discarded warm-up, then measured runs whose medians are reported (req/s, p50, p99),
- *   with the server's peak RSS (VmRSS every 100 ms);
+ *   run, 204) and `auth-fail` (POST with a wrong password, 401; the baseline and the floor have
+ *   no auth: 201); each a discarded warm-up, then measured runs whose medians are reported
+ *   (req/s, p50, p99), with the server's peak RSS (VmRSS every 100 ms) and its idle RSS (VmRSS
+ *   read once, 1 s after it was ready, before any load);
  * - on SQLite, and on MySQL/MariaDB when MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306)
  *   answers, in a database created for the run and dropped at the end;
  * - again with 1,000,000 stored events (--events), to compare latency with the empty table;
- * - start-to-ready (spawn to the first 200 of GET /health/ready), and the password hashes that
+ * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
+ *   ADMIN_USERNAME/ADMIN_PASSWORD, which cost a scrypt check at start), and the password hashes that
  *   50 concurrent first requests and 10 repeated wrong ones cost (auth_password_checks_total).
  *
  * It prints a markdown table and the issue's targets (PASS/FAIL) to standard output, progress to
@@ -47,9 +50,26 @@ import {
 import { measureSingleFlight, measureStartup } from './extras.js';
 import { measureWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
-import { evaluateTargets, renderReport, writeJson, type BenchReport } from './report.js';
+import {
+  compareFloor,
+  evaluateTargets,
+  renderReport,
+  writeJson,
+  type BenchReport,
+  type ReferenceLabel,
+  type ServerLabel,
+} from './report.js';
 import { countEvents, seedEvents } from './seed.js';
-import { buildService, pinSelf, ServerProcess, waitReady, type Pinning, type StartedServer } from './servers.js';
+import {
+  buildService,
+  IDLE_RSS_AFTER_MS,
+  idleRssMiB,
+  pinSelf,
+  ServerProcess,
+  waitReady,
+  type Pinning,
+  type StartedServer,
+} from './servers.js';
 import type { WorkloadName } from './workloads.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
@@ -131,20 +151,36 @@ async function startService(context: Context, database: BenchDatabase, name: str
   return server;
 }
 
-async function runBaseline(context: Context): Promise<void> {
-  say('\n# Baseline: bare Express 5');
+/** Reads and records the idle RSS of a server that just became ready. */
+async function recordIdleRss(context: Context, label: ServerLabel, server: StartedServer): Promise<void> {
+  const mib = await idleRssMiB(server);
+  context.report.idleRss.push({ server: label, ...(mib === undefined ? {} : { mib }), afterIdleMs: IDLE_RSS_AFTER_MS });
+  say(`  idle RSS after ${IDLE_RSS_AFTER_MS} ms: ${mib === undefined ? 'unreadable' : `${mib.toFixed(1)} MiB`}`);
+}
+
+const REFERENCES: Readonly<Record<ReferenceLabel, { readonly title: string; readonly script: string }>> = {
+  baseline: { title: 'Baseline: bare Express 5', script: 'baseline-server.ts' },
+  'nest-floor': { title: 'Floor: bare NestJS 12 (platform-express)', script: 'nest-floor-server.ts' },
+};
+
+/** A reference server, started like any other (pinned, its own process), on every workload. */
+async function runReference(context: Context, label: ReferenceLabel): Promise<void> {
+  const reference = REFERENCES[label];
+  say(`\n# ${reference.title}`);
   const server = await ServerProcess.start({
-    name: 'baseline',
-    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts')],
+    name: label,
+    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', reference.script)],
     env: {},
-    logFile: join(context.dir, 'baseline.log'),
+    logFile: join(context.dir, `${label}.log`),
     pinning: context.pinning,
   });
   try {
+    await recordIdleRss(context, label, server);
     for (const workload of context.options.only) {
-      context.report.results.push(
-        await measureWorkload(subjectOf(context, 'baseline', server), workload, context.plan),
-      );
+      const result = await measureWorkload(subjectOf(context, label, server), workload, context.plan);
+      context.report.results.push(result);
+      // A reference that answers otherwise than expected makes every ratio meaningless.
+      context.report.problems.push(...result.problems);
     }
   } finally {
     await server.stop();
@@ -156,6 +192,8 @@ async function runDatabase(context: Context, database: BenchDatabase, singleFlig
   say(`\n# Service on ${database.kind}`);
   const server = await startService(context, database, `service-${database.kind}`);
   try {
+    // Before single-flight: its requests are the first load (and the first password hashes).
+    await recordIdleRss(context, database.kind, server);
     if (singleFlight) {
       const result = await measureSingleFlight(server, VALID_AUTHORIZATION, WRONG_AUTHORIZATION);
       context.report.singleFlight = result;
@@ -256,7 +294,9 @@ async function benchmark(setup: Setup): Promise<void> {
   const context: Context = { ...setup, entry: buildService() };
   say('\n# Start-to-ready (SQLite)');
   context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
-  await runBaseline(context);
+  // Both references back to back, before the service: the floor's ratio compares like with like.
+  await runReference(context, 'baseline');
+  await runReference(context, 'nest-floor');
   await runDatabase(context, sqliteDatabase(context.dir, 'bench.sqlite'), true);
   if (!context.options.skipLarge) await runLargeTable(context, sqliteDatabase(context.dir, 'large.sqlite'));
   await runMysql(context);
@@ -296,10 +336,16 @@ async function main(): Promise<number> {
         `AUTH_FAILURE_WINDOW_SECONDS=${AUTH_FAILURE_WINDOW_SECONDS}: auth-fail measures the 401 path, never the 429 limiter ` +
         '(the issue asked for 100000000, above the 1000000 the configuration accepts)',
       "latency: exact percentiles of every response time of a run; req/s: autocannon's mean per-second count; " +
-        'medians over the measured runs; RSS: largest VmRSS sampled every 100 ms during measured runs',
-      'delete: events seeded straight into the database before each run (unused ones removed after it); baseline deletes random ids',
+        'medians over the measured runs; peak RSS: largest VmRSS sampled every 100 ms during measured runs; ' +
+        `idle RSS: VmRSS read once ${IDLE_RSS_AFTER_MS} ms after the server was ready, before any load; ` +
+        'the references run under `node --import tsx`, whose loader (a module-hooks thread, transpiled sources) adds ' +
+        'some tens of MiB the compiled service does not carry: compare RSS between the references, not with the service',
+      'floor: bare NestJS 12 (platform-express, default body parsers, no pipes/guards/interceptors/filters, logger off) ' +
+        "doing the baseline's work through one controller; its ratio is informational, not a target",
+      'delete: events seeded straight into the database before each run (unused ones removed after it); the references delete random ids',
     ],
     results: [],
+    idleRss: [],
     seeding: [],
     mysql: { ran: false, reason: 'not reached' },
     problems: [],
@@ -339,6 +385,7 @@ async function main(): Promise<number> {
 
   report.finishedAt = new Date().toISOString();
   report.targets = evaluateTargets(report);
+  report.floor = compareFloor(report);
   const file = writeJson(report, RESULTS_DIR);
   process.stdout.write(`\n${renderReport(report)}\nJSON: ${file} (and bench/results/latest.json)\n`);
   if (report.problems.length > 0) {

@@ -1,6 +1,6 @@
 /**
- * Starting, pinning, watching and stopping the servers under test: the bare Express baseline and
- * the compiled service. Their output goes to log files (one JSON line per request would otherwise
+ * Starting, pinning, watching and stopping the servers under test: the bare Express baseline, the
+ * bare NestJS floor and the compiled service. Their output goes to log files (one JSON line per request would otherwise
  * flood the terminal and cost the benchmark process CPU on the load generator's core).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -290,4 +290,23 @@ export function readRssKib(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How long a server sits idle, once ready, before its idle RSS is read. */
+export const IDLE_RSS_AFTER_MS = 1000;
+
+/**
+ * VmRSS in MiB of a server that is ready and has had no load yet, read once after
+ * IDLE_RSS_AFTER_MS: what the process costs at rest, before any request grows its heap (the
+ * readiness polls aside). Undefined when /proc cannot be read.
+ */
+export async function idleRssMiB(server: StartedServer): Promise<number | undefined> {
+  await sleep(IDLE_RSS_AFTER_MS);
+  if (!server.process.running) {
+    throw new Error(
+      `${server.name} exited (${server.process.describeExit()}) while idle:\n${server.process.logTail()}`,
+    );
+  }
+  const kib = readRssKib(server.pid);
+  return kib === undefined ? undefined : kib / 1024;
 }

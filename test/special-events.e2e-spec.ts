@@ -284,7 +284,7 @@ describe('POST /special-events: duplicate eventId', () => {
       else if (!twice.includes(sent[i])) expectCreated(res, sent[i]);
     });
     const twiceStatuses = twice.map((event) => responses[sent.indexOf(event)].status);
-    expect([...twiceStatuses].sort()).toEqual([201, 409]);
+    expect([...twiceStatuses].sort((a, b) => a - b)).toEqual([201, 409]);
     const twiceWinner = twice[twiceStatuses.indexOf(201)];
     expectCreated(responses[sent.indexOf(twiceWinner)], twiceWinner);
     expectProblem(responses[sent.indexOf(twice[twiceStatuses.indexOf(409)])], 409, '/special-events');

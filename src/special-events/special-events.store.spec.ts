@@ -63,7 +63,7 @@ describe('MysqlSpecialEventsStore', () => {
     expect(calls[0]).toEqual(['a', 'taken', 'b', 'b']);
     expect(results.slice(0, 2)).toEqual([true, false]);
     // The same id twice: exactly one of them is stored.
-    expect(results.slice(2).sort()).toEqual([false, true]);
+    expect(results.slice(2).sort((a, b) => Number(a) - Number(b))).toEqual([false, true]);
     expect([...stored].sort()).toEqual(['a', 'b', 'taken']);
   });
 
