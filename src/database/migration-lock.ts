@@ -1,4 +1,4 @@
-import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import type { DataSourceOptions } from 'typeorm';
 
 const LOCK_NAME = 'museum_special_events_migrations';
@@ -13,6 +13,8 @@ const LOCK_WAIT_SECONDS = 120;
  */
 export async function withMigrationLock<T>(options: DataSourceOptions, initialize: () => Promise<T>): Promise<T> {
   if (options.type !== 'mysql' || !options.migrationsRun) return initialize();
+  // Loaded here, not at the top: a service on SQLite never pays for loading mysql2 at start.
+  const { createConnection } = await import('mysql2/promise');
   const connection = await createConnection({
     host: options.host,
     port: options.port,
