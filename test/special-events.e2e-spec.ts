@@ -708,6 +708,30 @@ describe('POST /special-events: limits and Unicode', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('DELETE /special-events/{eventId}', () => {
+  it('concurrent deletes that share a commit each get their own answer: existing, missing, twice in one go', async () => {
+    // Sent together they are written together (SQLite: one transaction; MySQL: one DELETE … IN,
+    // rolled back and done one by one when it cannot delete them all).
+    const existing = Array.from({ length: 12 }, (_, i) => validEvent({ name: `To delete ${i}` }));
+    const kept = validEvent({ name: 'Kept' });
+    for (const event of [...existing, kept]) expectCreated(await post(event), event);
+    const twiceId = existing[0].eventId as string;
+    const missing: string[] = [randomUUID(), randomUUID()];
+    const ids = [...existing.map((event) => event.eventId as string), ...missing, twiceId];
+    const responses = await Promise.all(ids.map((id) => del(id)));
+
+    const statuses = responses.map((res) => res.status);
+    const once = ids.flatMap((id, i) => (id === twiceId ? [] : [[id, statuses[i]]]));
+    expect(once).toEqual(ids.flatMap((id) => (id === twiceId ? [] : [[id, missing.includes(id) ? 404 : 204]])));
+    for (const id of missing) expectProblem(responses[ids.indexOf(id)], 404, `/special-events/${id}`);
+    const twiceStatuses = ids.flatMap((id, i) => (id === twiceId ? [statuses[i]] : []));
+    expect([...twiceStatuses].sort((a, b) => a - b)).toEqual([204, 404]);
+
+    const repository = t.app.get(DataSource).getRepository(SpecialEvent);
+    for (const event of existing)
+      await expect(repository.existsBy({ eventId: event.eventId as string })).resolves.toBe(false);
+    await expect(repository.existsBy({ eventId: kept.eventId as string })).resolves.toBe(true);
+  });
+
   it('answers 204 with an empty body, then 404 once deleted', async () => {
     const event = validEvent();
     expectCreated(await post(event), event);

@@ -1,7 +1,7 @@
 import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import type { SpecialEvent } from './special-event.entity.js';
-import { MYSQL_INSERT_BATCH, MysqlSpecialEventsStore } from './special-events.store.js';
+import { MYSQL_BATCH, MysqlSpecialEventsStore } from './special-events.store.js';
 
 const event = (eventId: string): SpecialEvent => ({
   eventId,
@@ -20,24 +20,74 @@ function duplicate(): QueryFailedError {
   );
 }
 
+interface FakeOptions {
+  readonly failWith?: (ids: string[]) => Error | undefined;
+  readonly failCommit?: Error;
+}
+
 /**
- * A repository over a Set of ids, recording each insert call. Like InnoDB, an insert statement is
- * atomic: when one of its rows collides nothing of it is stored.
+ * A repository over a Set of ids, recording each statement. Like InnoDB, an insert statement is
+ * atomic (when one of its rows collides nothing of it is stored), and a query runner's deletes
+ * take effect on commit only.
  */
-function fakeRepository(stored = new Set<string>(), failWith?: (ids: string[]) => Error | undefined) {
+function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
   const calls: string[][] = [];
+  const log: string[] = [];
+  const queryRunner = () => {
+    let staged: string[] = [];
+    const runner = {
+      isTransactionActive: false,
+      connect: () => Promise.resolve(),
+      startTransaction: (level: string) => {
+        log.push(`begin ${level}`);
+        runner.isTransactionActive = true;
+        return Promise.resolve();
+      },
+      manager: {
+        delete: (_entity: unknown, where: { eventId: { value: string[] } }) => {
+          const ids = where.eventId.value;
+          log.push(`delete in ${ids.join(',')}`);
+          staged = ids.filter((id) => stored.has(id));
+          return Promise.resolve({ affected: staged.length });
+        },
+      },
+      commitTransaction: () => {
+        log.push('commit');
+        runner.isTransactionActive = false;
+        if (options.failCommit) return Promise.reject(options.failCommit);
+        for (const id of staged) stored.delete(id);
+        return Promise.resolve();
+      },
+      rollbackTransaction: () => {
+        log.push('rollback');
+        runner.isTransactionActive = false;
+        staged = [];
+        return Promise.resolve();
+      },
+      release: () => {
+        log.push('release');
+        return Promise.resolve();
+      },
+    };
+    return runner;
+  };
   const repository = {
     insert: (rows: SpecialEvent | SpecialEvent[]) => {
       const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
       calls.push(ids);
-      const forced = failWith?.(ids);
+      const forced = options.failWith?.(ids);
       if (forced) return Promise.reject(forced);
       if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
       for (const id of ids) stored.add(id);
       return Promise.resolve({});
     },
+    delete: ({ eventId }: { eventId: string }) => {
+      log.push(`delete ${eventId}`);
+      return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
+    },
+    manager: { connection: { createQueryRunner: queryRunner } },
   };
-  return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored };
+  return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored, log };
 }
 
 describe('MysqlSpecialEventsStore', () => {
@@ -69,9 +119,9 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('any other failure of the batch is retried row by row: only the rows that fail again fail', async () => {
     const broken = new Error('Data too long for column');
-    const { repository } = fakeRepository(new Set(), (ids) =>
-      ids.length > 1 || ids[0] === 'bad' ? broken : undefined,
-    );
+    const { repository } = fakeRepository(new Set(), {
+      failWith: (ids) => (ids.length > 1 || ids[0] === 'bad' ? broken : undefined),
+    });
     const store = new MysqlSpecialEventsStore(repository);
     const outcomes = await Promise.allSettled(['a', 'bad', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
@@ -81,12 +131,60 @@ describe('MysqlSpecialEventsStore', () => {
     ]);
   });
 
-  it(`splits more than ${MYSQL_INSERT_BATCH} waiting creates into statements of at most ${MYSQL_INSERT_BATCH} rows`, async () => {
+  it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
     const { repository, calls } = fakeRepository();
     const store = new MysqlSpecialEventsStore(repository);
-    const ids = Array.from({ length: MYSQL_INSERT_BATCH * 2 + 1 }, (_, i) => `id-${i}`);
+    const ids = Array.from({ length: MYSQL_BATCH * 2 + 1 }, (_, i) => `id-${i}`);
     await Promise.all(ids.map((id) => store.insert(event(id))));
-    expect(calls.map((call) => call.length)).toEqual([MYSQL_INSERT_BATCH, MYSQL_INSERT_BATCH, 1]);
+    expect(calls.map((call) => call.length)).toEqual([MYSQL_BATCH, MYSQL_BATCH, 1]);
     expect(calls.flat()).toEqual(ids);
+  });
+
+  it('deletes that arrive together, all of existing events: one DELETE … IN in one committed transaction', async () => {
+    const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
+    const store = new MysqlSpecialEventsStore(repository);
+    await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'commit', 'release']);
+    expect([...stored]).toEqual(['kept']);
+  });
+
+  it('when one id does not exist, the batch is rolled back and each delete answers on its own', async () => {
+    const { repository, stored, log } = fakeRepository(new Set(['a', 'b']));
+    const store = new MysqlSpecialEventsStore(repository);
+    await expect(Promise.all(['a', 'missing', 'b'].map((id) => store.delete(id)))).resolves.toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect(log).toEqual([
+      'begin READ COMMITTED',
+      'delete in a,missing,b',
+      'rollback',
+      'release',
+      'delete a',
+      'delete missing',
+      'delete b',
+    ]);
+    expect([...stored]).toEqual([]);
+  });
+
+  it('the same id twice in one go: no batch, exactly one of the two deletes it', async () => {
+    const { repository, log } = fakeRepository(new Set(['a']));
+    const store = new MysqlSpecialEventsStore(repository);
+    const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
+    expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
+    expect(log).toEqual(['delete a', 'delete a']);
+  });
+
+  it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
+    const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    const { repository, log } = fakeRepository(new Set(['a', 'b']), { failCommit: lost });
+    const store = new MysqlSpecialEventsStore(repository);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'commit', 'release']);
   });
 });

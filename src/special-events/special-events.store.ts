@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DataSource, Repository } from 'typeorm';
+import { type DataSource, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
@@ -20,7 +20,7 @@ export abstract class SpecialEventsStore {
 
 /**
  * The store for the DataSource's driver: prepared statements and group commit on SQLite, batched
- * inserts on MySQL/MariaDB, the plain repository elsewhere.
+ * writes on MySQL/MariaDB, the plain repository elsewhere.
  */
 export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsStore {
   switch (dataSource.options.type) {
@@ -54,30 +54,25 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   }
 }
 
-/** Most events one multi-row INSERT carries (a row is at most ~25 KiB; max_allowed_packet is 16 MiB+). */
-export const MYSQL_INSERT_BATCH = 100;
+/** Most events one statement carries (a row is at most ~25 KiB; max_allowed_packet is 16 MiB+). */
+export const MYSQL_BATCH = 100;
 
-interface PendingInsert {
-  readonly event: SpecialEvent;
-  readonly resolve: (inserted: boolean) => void;
+interface Pending<T> {
+  readonly item: T;
+  readonly resolve: (done: boolean) => void;
   readonly reject: (error: unknown) => void;
 }
 
-/**
- * MySQL/MariaDB: creates that arrive in one turn of the event loop go to the server as one
- * multi-row INSERT: one statement, one transaction, one redo-log flush for all of them, instead of
- * one each (InnoDB's own group commit only merges commits that happen to overlap). The statement is
- * atomic: if it fails (an `eventId` already stored or twice in the batch, or anything else) it
- * changed nothing, and every event of the batch is then inserted on its own, so that each request
- * gets its own answer. The primary key decides duplicates either way, never a check in code.
- */
-export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
-  private pending: PendingInsert[] = [];
+/** Collects the calls made in one turn of the event loop and hands them over in chunks of at most `max`. */
+class TurnBatcher<T> {
+  private pending: Pending<T>[] = [];
   private scheduled = false;
 
-  override insert(event: SpecialEvent): Promise<boolean> {
+  constructor(private readonly run: (batch: readonly Pending<T>[]) => Promise<void>) {}
+
+  add(item: T): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.pending.push({ event, resolve, reject });
+      this.pending.push({ item, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -87,20 +82,96 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
 
   private readonly flush = (): void => {
     this.scheduled = false;
-    while (this.pending.length > 0) void this.insertBatch(this.pending.splice(0, MYSQL_INSERT_BATCH));
+    while (this.pending.length > 0) void this.run(this.pending.splice(0, MYSQL_BATCH));
   };
+}
 
-  private async insertBatch(batch: readonly PendingInsert[]): Promise<void> {
+/**
+ * MySQL/MariaDB: writes that arrive in one turn of the event loop share one statement and one
+ * commit (one redo-log flush) instead of one each; InnoDB's own group commit only merges commits
+ * that happen to overlap. Each request still gets its own answer, decided by the database:
+ *
+ * - Creates: one multi-row INSERT. The statement is atomic: if it fails (an `eventId` already
+ *   stored or twice in the batch, or anything else) it stored nothing, and every event of the
+ *   batch is then inserted on its own, so duplicates get their 409 from the primary key.
+ * - Deletes: one `DELETE … WHERE event_id IN (…)` in a transaction, committed only when it
+ *   removed every id (the usual case). Otherwise (an id that does not exist, the same id twice, an
+ *   error before COMMIT) it is rolled back and each delete runs on its own, for its own 204 or
+ *   404. A COMMIT that fails may or may not have happened: those requests get the error (503).
+ */
+export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
+  private readonly inserts = new TurnBatcher<SpecialEvent>((batch) => this.insertBatch(batch));
+  private readonly deletes = new TurnBatcher<string>((batch) => this.deleteBatch(batch));
+
+  override insert(event: SpecialEvent): Promise<boolean> {
+    return this.inserts.add(event);
+  }
+
+  override delete(eventId: string): Promise<boolean> {
+    return this.deletes.add(eventId);
+  }
+
+  private async insertBatch(batch: readonly Pending<SpecialEvent>[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        await this.events.insert(batch.map(({ event }) => event));
+        await this.events.insert(batch.map(({ item }) => item));
         for (const { resolve } of batch) resolve(true);
         return;
       } catch {
         // Nothing of the batch was stored: each event on its own below, with its own outcome.
       }
     }
-    await Promise.all(batch.map(({ event, resolve, reject }) => super.insert(event).then(resolve, reject)));
+    await this.oneByOne(batch, (event) => super.insert(event));
+  }
+
+  private async deleteBatch(batch: readonly Pending<string>[]): Promise<void> {
+    const ids = batch.map(({ item }) => item);
+    if (batch.length > 1 && new Set(ids).size === ids.length) {
+      let deletedAll: boolean;
+      try {
+        deletedAll = await this.deleteAllOrNone(ids);
+      } catch (error) {
+        for (const { reject } of batch) reject(error);
+        return;
+      }
+      if (deletedAll) {
+        for (const { resolve } of batch) resolve(true);
+        return;
+      }
+    }
+    await this.oneByOne(batch, (eventId) => super.delete(eventId));
+  }
+
+  /**
+   * Deletes all of `ids` in one transaction, or none: true when every one existed and the
+   * transaction committed, false when it was rolled back (or never started). Throws only when
+   * COMMIT itself failed. READ COMMITTED: ids that do not exist take no gap locks, which would
+   * hold up concurrent creates until the rollback.
+   */
+  private async deleteAllOrNone(ids: readonly string[]): Promise<boolean> {
+    const runner = this.events.manager.connection.createQueryRunner();
+    try {
+      try {
+        await runner.connect();
+        await runner.startTransaction('READ COMMITTED');
+        const { affected } = await runner.manager.delete(SpecialEvent, { eventId: In([...ids]) });
+        if (affected !== ids.length) {
+          await runner.rollbackTransaction();
+          return false;
+        }
+      } catch {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        return false;
+      }
+      await runner.commitTransaction();
+      return true;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async oneByOne<T>(batch: readonly Pending<T>[], write: (item: T) => Promise<boolean>): Promise<void> {
+    await Promise.all(batch.map(({ item, resolve, reject }) => write(item).then(resolve, reject)));
   }
 }
 
