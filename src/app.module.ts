@@ -1,8 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module.js';
-import { JsonBodyInterceptor } from './common/http/json-body.js';
 import { requestLoggingParams } from './common/logging/request-logging.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
@@ -15,7 +14,8 @@ import { SpecialEventsModule } from './special-events/special-events.module.js';
 
 /**
  * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
- * anything that compiles this module gets the production pipeline.
+ * anything that compiles this module gets the production pipeline. Reading JSON bodies is the
+ * handlers' own (@JsonBody()), so it comes with the controller wherever it is compiled.
  */
 @Module({})
 export class AppModule {
@@ -34,7 +34,6 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
       ],
     };

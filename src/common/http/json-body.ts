@@ -1,5 +1,4 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { Observable } from 'rxjs';
@@ -12,14 +11,13 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
-const JSON_BODY = Symbol('JSON_BODY');
-
 /**
- * Marks a handler that takes a JSON body. The body is read only for such handlers, and only after
- * the guards ran: a caller without valid credentials never learns whether a body would have been
- * accepted (413, 415 and malformed-JSON 400 all come after the 401).
+ * Marks a handler that takes a JSON body: JsonBodyInterceptor reads it for that handler alone, so
+ * only after the guards ran: a caller without valid credentials never learns whether a body would
+ * have been accepted (413, 415 and malformed-JSON 400 all come after the 401). Handler-scoped, not
+ * global: every other route (deletes, health) skips Nest's interceptor pipeline altogether.
  */
-export const JsonBody = (): MethodDecorator => SetMetadata(JSON_BODY, true);
+export const JsonBody = (): MethodDecorator => UseInterceptors(JsonBodyInterceptor);
 
 /** Body-parser error types and the answer each gets; anything else is a server fault. */
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
@@ -48,13 +46,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
     },
   });
 
-  constructor(private readonly reflector: Reflector) {}
-
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (this.reflector.get<boolean>(JSON_BODY, context.getHandler())) {
-      const http = context.switchToHttp();
-      await this.readBody(http.getRequest<Request>(), http.getResponse<Response>());
-    }
+    const http = context.switchToHttp();
+    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>());
     return next.handle();
   }
 
