@@ -4,8 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import { MYSQL_TEST_URL, probeMysql } from '../test/helpers/test-database.js';
+import { MYSQL_TEST_URL, onMysqlServer, probeMysql } from '../test/helpers/test-database.js';
 import { onCleanup } from './cleanup.js';
 import { basicAuth } from './http.js';
 
@@ -78,13 +77,4 @@ export async function mysqlDatabase(): Promise<BenchDatabase> {
   await onMysqlServer(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
   const drop = onCleanup(`drop MySQL database ${name}`, () => onMysqlServer(`DROP DATABASE IF EXISTS \`${name}\``));
   return { kind: 'mysql', url: `${MYSQL_TEST_URL}/${name}`, env: { DB_MIGRATIONS_RUN: 'true' }, drop };
-}
-
-async function onMysqlServer(sql: string): Promise<void> {
-  const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
-  try {
-    await connection.query(sql);
-  } finally {
-    await connection.end();
-  }
 }

@@ -45,7 +45,8 @@ export async function createTestDatabase(kind: TestDatabaseKind = TEST_DATABASE)
   };
 }
 
-async function onMysqlServer(sql: string): Promise<void> {
+/** Runs one statement on the MySQL server at MYSQL_TEST_URL (no database selected). */
+export async function onMysqlServer(sql: string): Promise<void> {
   const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
   try {
     await connection.query(sql);
