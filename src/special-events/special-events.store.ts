@@ -63,7 +63,7 @@ interface Pending<T> {
   readonly reject: (error: unknown) => void;
 }
 
-/** Collects the calls made in one turn of the event loop and hands them over in chunks of at most `max`. */
+/** Collects the calls made in one turn of the event loop and hands them over in chunks of at most MYSQL_BATCH. */
 class TurnBatcher<T> {
   private pending: Pending<T>[] = [];
   private scheduled = false;
@@ -82,7 +82,13 @@ class TurnBatcher<T> {
 
   private readonly flush = (): void => {
     this.scheduled = false;
-    while (this.pending.length > 0) void this.run(this.pending.splice(0, MYSQL_BATCH));
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, MYSQL_BATCH);
+      // run() settles every call itself; should it throw anyway, its callers get the error.
+      this.run(batch).catch((error: unknown) => {
+        for (const { reject } of batch) reject(error);
+      });
+    }
   };
 }
 
