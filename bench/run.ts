@@ -8,7 +8,7 @@
  *   npm run bench -- --help          # every option
  *
  * What it does, in one process that stops everything it started (also on Ctrl-C):
- * - compiles the service (tsc, into .bench-build/service) and starts it as `node main.js`, like
+ * - compiles the service (tsc, into .test-build/bench, with the e2e tests' helper) and starts it as `node main.js`, like
  *   production, with its JSON log lines going to a file in a temp dir;
  * - pins itself (autocannon runs in-process) to core 0 and every server to core 1 (taskset);
  * - drives three workloads with autocannon (50 connections): `create` (POST, valid Basic
@@ -33,6 +33,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildService } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
 import { onCleanup, runCleanup } from './cleanup.js';
 import {
@@ -61,7 +62,6 @@ import {
 } from './report.js';
 import { countEvents, seedEvents } from './seed.js';
 import {
-  buildService,
   IDLE_RSS_AFTER_MS,
   idleRssMiB,
   pinSelf,
@@ -290,8 +290,8 @@ async function runMysql(context: Context): Promise<void> {
 }
 
 async function benchmark(setup: Setup): Promise<void> {
-  say('# Building the service (tsc -p tsconfig.build.json --outDir .bench-build/service)');
-  const context: Context = { ...setup, entry: buildService() };
+  say('# Building the service (tsc -p tsconfig.build.json --outDir .test-build/bench)');
+  const context: Context = { ...setup, entry: buildService('bench') };
   say('\n# Start-to-ready (SQLite)');
   context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
   // Both references back to back, before the service: the floor's ratio compares like with like.

@@ -36,17 +36,6 @@ export function pinSelf(): Pinning {
   };
 }
 
-/** The compiled service's entry point, built from the current src/ into .bench-build/service. */
-export function buildService(): string {
-  const outDir = join(ROOT, '.bench-build', 'service');
-  rmSync(outDir, { recursive: true, force: true });
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  return join(outDir, 'main.js');
-}
-
 export interface ServerSpec {
   readonly name: string;
   /** Node arguments: a script and its options. */

@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv, ProcessRun, ROOT } from './service-process.js';
 
 /**
  * Compiles the service into `.test-build/<name>` (not `dist/`, which `npm start` rebuilds and
- * deletes, possibly while another test file runs it) and returns the entry point.
+ * deletes, possibly while another test file runs it) and returns the entry point. The folder is
+ * emptied first, so no file of a source since removed survives. Each caller uses its own name.
  */
 export function buildService(name: string): string {
   const outDir = join(ROOT, '.test-build', name);
+  rmSync(outDir, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], {
     cwd: ROOT,
     stdio: 'inherit',
