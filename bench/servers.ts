@@ -3,10 +3,9 @@
  * bare NestJS floor and the compiled service. Their output goes to log files (one JSON line per request would otherwise
  * flood the terminal and cost the benchmark process CPU on the load generator's core).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { childEnv, ROOT } from '../test/helpers/service-process.js';
 import { onCleanup } from './cleanup.js';
 import { httpCall, sleep } from './http.js';
