@@ -1,8 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module.js';
-import { requestLoggingParams } from './common/logging/request-logging.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -24,8 +22,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // One JSON line per request, and a request id on every line logged while handling it.
-        LoggerModule.forRootAsync({ useFactory: requestLoggingParams }),
         MetricsModule.forRoot(config),
         DatabaseModule,
         AuthModule,

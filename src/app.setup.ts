@@ -1,16 +1,16 @@
-import { type LoggerService } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
-import { apiSecurityHeaderLines, securityHeaders } from './common/http/security-headers.js';
+import { requestObserver } from './common/http/request-observer.js';
+import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, processLogger } from './common/logging/log-output.js';
-import { createRequestLogger } from './common/logging/request-logging.js';
 import { PinoLoggerService } from './common/logging/pino-logger.js';
+import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
@@ -26,38 +26,33 @@ export interface CreateAppOptions {
 
 /**
  * Builds the application exactly as `main.ts` runs it; the e2e tests use this too, so they test
- * the production pipeline and not a look-alike. Logs go through nestjs-pino (`app.get(Logger)`
- * from 'nestjs-pino' is the app's logger); what Nest logs while starting is held back until that
- * logger is ready.
+ * the production pipeline and not a look-alike. Nest's logger, from the first line of the start
+ * on, is a PinoLoggerService writing to `options.logDestination` at the config's LOG_LEVEL.
  */
-export async function createApp(
-  config: AppConfig,
-  options: CreateAppOptions = {},
-): Promise<NestExpressApplication> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     // Bodies are read after authentication, by JsonBodyInterceptor, never before the guard.
     bodyParser: false,
-    // Until nestjs-pino is ready: held back, then written through it; if the start fails, written
-    // through this plain logger on the same output.
-    bufferLogs: true,
     logger: new PinoLoggerService(processLogger),
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
   configureApp(app, config);
   return app;
 }
 
 /** Everything about the HTTP layer that is not a Nest provider. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  // First, so that every request, whoever answers it, gets an id, a log line and its metrics.
-  app.use(createRequestLogger());
-  if (config.metricsEnabled) app.use(app.get(HttpMetrics).middleware);
-  // Security headers (helmet) on every response, errors and unknown routes included: strict for
-  // the JSON API, a policy that lets Swagger UI render on /docs. See security-headers.ts.
-  app.use(securityHeaders());
+  // First, so that every request, whoever answers it (errors and unknown routes included), gets
+  // an id, the security headers (strict for the JSON API, a policy that lets Swagger UI render on
+  // /docs: security-headers.ts), a log line and its metrics.
+  app.use(
+    requestObserver({
+      metrics: config.metricsEnabled ? app.get(HttpMetrics) : undefined,
+      requestContext: requestContextWanted(config.logLevel),
+    }),
+  );
   app.disable('x-powered-by');
   // No handler uses ETags; Express would otherwise hash every response body.
   app.set('etag', false);
@@ -123,7 +118,8 @@ function answerMalformedHttpWithProblems(server: Server): void {
  * once shutdown begins, every response not yet started says `Connection: close`: the client
  * gets its answer, then opens a new connection for its next request, which is refused.
  */
-export function handleShutdownSignals(app: NestExpressApplication, logger: LoggerService): void {
+export function handleShutdownSignals(app: NestExpressApplication): void {
+  const logger = new Logger('Shutdown');
   let closing = false;
   const unanswered = new Set<ServerResponse>();
   (app.getHttpServer() as Server).prependListener('request', (_request, response: ServerResponse) => {
@@ -138,14 +134,14 @@ export function handleShutdownSignals(app: NestExpressApplication, logger: Logge
     if (closing) return;
     closing = true;
     for (const response of unanswered) if (!response.headersSent) response.setHeader('Connection', 'close');
-    logger.log(`${signal} received: finishing requests in flight, then closing`, 'Shutdown');
+    logger.log(`${signal} received: finishing requests in flight, then closing`);
     app.close().then(
       () => {
-        logger.log('Closed', 'Shutdown');
+        logger.log('Closed');
         process.exitCode = 0;
       },
       (error: unknown) => {
-        logger.error(error instanceof Error ? error.message : String(error), undefined, 'Shutdown');
+        logger.error(error instanceof Error ? error.message : String(error));
         process.exitCode = 1;
       },
     );

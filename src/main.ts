@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { createApp, handleShutdownSignals } from './app.setup.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 
@@ -15,11 +14,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // Nest's static logger: the app's (nestjs-pino) once created, the start-up one if that fails.
+  // Nest's static logger: the app's own (createApp's PinoLoggerService).
   const logger = new Logger('Main');
   try {
     const app = await createApp(config);
-    handleShutdownSignals(app, app.get(PinoNestLogger));
+    handleShutdownSignals(app);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { get } from 'node:http';
+import { connect } from 'node:net';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
@@ -357,5 +359,42 @@ describe('at LOG_LEVEL=info, in the same process after another app', () => {
     expect(line).toMatchObject({ level: 30, route: '/special-events', status: 201, user: TEST_USER });
     expect(app.logs.some((entry) => entry.msg === 'Starting Nest application...')).toBe(true);
     expect(app.logs.filter((entry) => (entry.level as number) < 30)).toEqual([]);
+  });
+
+  it('a 500: the filter’s line names the request id without the trace-level request context', async () => {
+    vi.spyOn(SpecialEventsService.prototype, 'create').mockRejectedValueOnce(new Error('boom at info'));
+    const res = await request(app.baseUrl)
+      .post('/special-events')
+      .set('Authorization', AUTH)
+      .set('X-Request-Id', 'fails-at-info')
+      .send(validEvent());
+    const body = expectProblem(res, 500, '/special-events');
+    const reference = /[0-9a-f-]{36}/.exec(body.detail as string)?.[0];
+    expect(reference).toBeDefined();
+    expect(app.logs.find((entry) => entry.correlationId === reference)).toMatchObject({
+      level: 50,
+      msg: 'Unexpected error',
+      requestId: 'fails-at-info',
+    });
+    vi.restoreAllMocks();
+  });
+
+  it('a client that goes away before its answer: one line, "request aborted", with its route and user', async () => {
+    const { hostname, port } = new URL(app.baseUrl);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    // Headers and half of the announced body: the service waits for the rest, then the client leaves.
+    socket.write(
+      'POST /special-events HTTP/1.1\r\nHost: x\r\nX-Request-Id: leaves-early\r\n' +
+        `Authorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const lines = await vi.waitFor(() => {
+      const found = app.logs.filter((entry) => entry.requestId === 'leaves-early');
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(lines[0]).toMatchObject({ level: 30, msg: 'request aborted', route: '/special-events', user: TEST_USER });
   });
 });

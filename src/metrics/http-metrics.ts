@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { routePattern } from '../common/logging/route-pattern.js';
 
 type Labels = 'method' | 'route' | 'status';
 const LABELS: Labels[] = ['method', 'route', 'status'];
 
+/** A label set's series, looked up once: prom-client hashes the label object on every call. */
+interface Series {
+  readonly requests: { inc(): void };
+  readonly duration: { observe(seconds: number): void };
+}
+
 /**
  * Counts every answered request and its latency by method, route pattern (never the raw path:
- * ids would make a series per event) and status. `middleware` is mounted by configureApp before
- * anything else, so that requests answered outside Nest's routing (CORS preflights, the OpenAPI
- * document) count too. Recorded when the response is finished; a request whose client went away
- * first is not counted.
+ * ids would make a series per event) and status. Recorded by the request observer that
+ * configureApp mounts before anything else, so that requests answered outside Nest's routing
+ * (CORS preflights, the OpenAPI document) count too, when the response is finished; a request
+ * whose client went away first is not counted.
  */
 @Injectable()
 export class HttpMetrics {
@@ -34,13 +38,18 @@ export class HttpMetrics {
     });
   }
 
-  readonly middleware = (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
-    const stop = this.duration.startTimer();
-    response.once('finish', () => {
-      const labels = { method: request.method, route: routePattern(request), status: response.statusCode };
-      stop(labels);
-      this.requests.inc(labels);
-    });
-    next();
-  };
+  /** Label sets are few: known methods × route patterns × statuses. */
+  private readonly series = new Map<string, Series>();
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
+  }
 }

@@ -3,8 +3,11 @@ import helmet from 'helmet';
 
 type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
-/** Swagger UI at /docs (its page, init script and static assets), matched as Express routes it. */
-const DOCS_PATH = /^\/docs(\/|$)/i;
+/**
+ * Swagger UI at /docs (its page, init script and static assets), matched on the raw URL as
+ * Express routes it (case-insensitively), query string or not.
+ */
+const DOCS_PATH = /^\/docs([/?]|$)/i;
 
 /**
  * The headers of every API response. The API answers JSON only, so nothing may be loaded, framed
@@ -87,13 +90,9 @@ function apply(effects: HeaderEffects, response: ServerResponse): void {
 const API_EFFECTS = recordEffects(API_HEADERS);
 const DOCS_EFFECTS = recordEffects(DOCS_HEADERS);
 
-/** Security headers on every response: strict for the API, Swagger UI's policy on /docs. */
-export function securityHeaders(): Middleware {
-  return (request, response, next) => {
-    const path = (request as { path?: string }).path ?? request.url ?? '';
-    apply(DOCS_PATH.test(path) ? DOCS_EFFECTS : API_EFFECTS, response);
-    next();
-  };
+/** Security headers for every response: strict for the API, Swagger UI's policy on /docs. */
+export function applySecurityHeaders(request: IncomingMessage, response: ServerResponse): void {
+  apply(DOCS_PATH.test(request.url ?? '') ? DOCS_EFFECTS : API_EFFECTS, response);
 }
 
 /**

@@ -14,13 +14,18 @@ class LogOutput implements DestinationStream {
 const output = new LogOutput();
 
 /**
- * The logger every line of the service goes through. nestjs-pino builds one pino-http instance
- * per process, from the parameters of the first app that uses it, and keeps it for every later
- * app (its rootLogger module); the e2e tests start several apps in one process, one after the
- * other, each capturing its own lines. So that instance, and the request logger, are children of
- * this logger, and `directLogs` points this logger's output at the app being created.
+ * The logger every line of the service goes through (Nest's logger is a PinoLoggerService on it).
+ * One per process: the e2e tests start several apps in one process, one after the other, each
+ * capturing its own lines, and `directLogs` points its output at the app being created.
  */
 export const processLogger: Logger = pino(pinoOptions('info'), output);
+
+/**
+ * The request lines' logger: same output and level, without redaction. A request line is built
+ * field by field from an allowlist (logRequestLine) whose names never match a redacted path, so
+ * redaction could never act on it; it cost ~7 µs per line.
+ */
+export const requestLineLogger: Logger = pino({ level: 'info', base: undefined }, output);
 
 /**
  * Sends the service's log lines to `destination` from now on, at `level`. Without a destination:
@@ -28,9 +33,8 @@ export const processLogger: Logger = pino(pinoOptions('info'), output);
  */
 export function directLogs(level: LogLevel, destination?: DestinationStream): void {
   output.destination = destination ?? standardOutput();
-  // Children created without a level of their own (nestjs-pino's root, the per-request loggers)
-  // follow it: pino children inherit through the prototype chain.
   processLogger.level = level;
+  requestLineLogger.level = level;
 }
 
 let stdout: DestinationStream | undefined;

@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from '../../config/app-config.js';
+import { currentRequestId } from './request-context.js';
 
 /**
  * Paths never written to a log, whatever the level. Nothing here logs requests' headers, cookies
@@ -33,8 +34,9 @@ export function createPino(level: LogLevel, destination?: pino.DestinationStream
 }
 
 /**
- * Nest's logger interface on a plain pino logger: one JSON line per entry, `context` as a field.
- * The users CLI uses it; the service logs through nestjs-pino (see createApp).
+ * Nest's logger interface on a plain pino logger: one JSON line per entry, `context` as a field,
+ * and `requestId` when the line is logged while a request is handled and the request context is
+ * on (request-context.ts). The service's logger (createApp) and the users CLI's.
  */
 export class PinoLoggerService implements LoggerService {
   constructor(readonly pino: Logger) {}
@@ -73,12 +75,14 @@ export class PinoLoggerService implements LoggerService {
 
   private emit(level: pino.Level, message: unknown, context?: string, extra?: object): void {
     if (!this.pino.isLevelEnabled(level)) return;
+    const requestId = currentRequestId();
+    const fields = requestId === undefined ? { context, ...extra } : { requestId, context, ...extra };
     if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
-      this.pino[level]({ context, ...extra, ...message });
+      this.pino[level]({ ...fields, ...message });
     } else if (message instanceof Error) {
-      this.pino[level]({ context, ...extra, err: message }, message.message);
+      this.pino[level]({ ...fields, err: message }, message.message);
     } else {
-      this.pino[level]({ context, ...extra }, String(message));
+      this.pino[level](fields, String(message));
     }
   }
 }

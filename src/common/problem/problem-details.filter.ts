@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable } from '../../database/database-errors.js';
+import { requestIdOf } from '../logging/request-logging.js';
 import { PROBLEM_CONTENT_TYPE, ProblemException } from './problem.js';
 
 /** Seconds a client should wait when the database is unavailable. */
@@ -46,7 +47,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return new ProblemException(clientStatus, GENERIC_DETAIL[clientStatus] ?? 'The request cannot be processed.');
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({ msg: 'Database unavailable', code: errorCode(exception), method: request.method, path: pathOf(request) });
+      this.logger.warn({
+        msg: 'Database unavailable',
+        requestId: requestIdOf(request),
+        code: errorCode(exception),
+        method: request.method,
+        path: pathOf(request),
+      });
       return new ProblemException(503, 'The service cannot reach its database right now; retry shortly.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       });
@@ -54,12 +61,16 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const correlationId = randomUUID();
     this.logger.error({
       msg: 'Unexpected error',
+      requestId: requestIdOf(request),
       correlationId,
       method: request.method,
       path: pathOf(request),
       error: describe(exception),
     });
-    return new ProblemException(500, `An unexpected error occurred. Quote reference ${correlationId} when reporting it.`);
+    return new ProblemException(
+      500,
+      `An unexpected error occurred. Quote reference ${correlationId} when reporting it.`,
+    );
   }
 }
 
