@@ -32,7 +32,7 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    // Bodies are read after authentication, by JsonBodyInterceptor, never before the guard.
+    // Bodies are read after authentication, by JsonBodyReader (@JsonBody()), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
