@@ -3,12 +3,15 @@
  * variables), and how many password hashes (auth_password_checks_total) concurrent and repeated
  * credentials cost.
  */
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ROOT } from '../test/helpers/service-process.js';
 import { serviceEnv, sqliteDatabase, withoutAdmin } from './databases.js';
 import { httpCall } from './http.js';
-import { median, type SingleFlightResult, type StartupResult } from './report.js';
-import { measureStartToReady, type Pinning, type StartedServer } from './servers.js';
+import { median, type LoadFloor, type SingleFlightResult, type StartupResult } from './report.js';
+import { measureStartToReady, SERVER_CORE, type Pinning, type StartedServer } from './servers.js';
 
 const RESTARTS = 5;
 
@@ -43,12 +46,68 @@ export async function measureStartup(entry: string, dir: string, pinning: Pinnin
       `  start-to-ready, restart ${run}/${RESTARTS}: ${withAdmin.toFixed(0)} ms with ADMIN_*, ${noAdmin.toFixed(0)} ms without\n`,
     );
   }
+  const loadFloor = measureLoadFloor(pinning);
+  process.stderr.write(
+    `  node alone: ${loadFloor.nodeMedianMs.toFixed(0)} ms; loading the mandated packages alone: ${loadFloor.mandatedMedianMs.toFixed(0)} ms\n`,
+  );
   return {
     firstStartMs,
     restartMs,
     restartMedianMs: median(restartMs),
     restartWithoutAdminMs,
     restartWithoutAdminMedianMs: median(restartWithoutAdminMs),
+    loadFloor,
+  };
+}
+
+/** The packages the design card mandates, in the order the service's imports reach them. */
+const MANDATED_PACKAGES = [
+  'reflect-metadata',
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/passport',
+  'passport-http',
+  'class-validator',
+  'class-transformer',
+  'typeorm',
+  '@nestjs/typeorm',
+  'better-sqlite3',
+] as const;
+
+/**
+ * The floor of start-to-ready that no code of the service can lower: spawn to exit of `node`
+ * doing nothing, and of `node` importing the mandated packages and nothing else (no app, no
+ * database), each RESTARTS times, alternating, on the servers' core.
+ */
+function measureLoadFloor(pinning: Pinning): LoadFloor {
+  const run = (script: string): number => {
+    const node = [process.execPath, '--input-type=module', '-e', script];
+    const [command, ...args] = pinning.enabled ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
+    const started = performance.now();
+    const result = spawnSync(command as string, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
+    const ms = performance.now() - started;
+    if (result.status !== 0)
+      throw new Error(`node -e failed (${result.status}): ${result.stderr || String(result.error)}`);
+    return ms;
+  };
+  const imports = MANDATED_PACKAGES.map((name) => `await import(${JSON.stringify(name)});`).join(' ');
+  const nodeMs: number[] = [];
+  const mandatedMs: number[] = [];
+  for (let attempt = 0; attempt < RESTARTS; attempt++) {
+    nodeMs.push(run(''));
+    mandatedMs.push(run(imports));
+  }
+  return {
+    packages: MANDATED_PACKAGES,
+    nodeMs,
+    nodeMedianMs: median(nodeMs),
+    mandatedMs,
+    mandatedMedianMs: median(mandatedMs),
   };
 }
 

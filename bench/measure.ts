@@ -1,7 +1,8 @@
 /**
- * One server × workload: a discarded warm-up, then the measured runs, with the server's RSS
- * sampled and, for delete on the service, the events seeded (directly in the database, while no
- * load runs) before each run and the unused ones removed after it.
+ * Server × workload measurements: a discarded warm-up, then the measured runs, with the server's
+ * RSS sampled and, for delete on the service, the events seeded (directly in the database, while
+ * no load runs) before each run and the unused ones removed after it. Several servers' runs can
+ * alternate (measureInterleaved), so that their ratios compare runs made at nearly the same time.
  */
 import { randomUUID } from 'node:crypto';
 import type { BenchDatabase } from './databases.js';
@@ -51,40 +52,43 @@ export function expectedStatus(label: ServerLabel, workload: WorkloadName): numb
   return isReference(label) ? 201 : 401;
 }
 
-export async function measureWorkload(
-  subject: Subject,
-  workload: WorkloadName,
-  plan: Plan,
-  table: 'empty' | 'large' = 'empty',
-  storedEvents?: number,
-): Promise<WorkloadResult> {
-  const phases: Array<'warm-up' | 'measured'> = [
-    ...(plan.warmupSec > 0 ? (['warm-up'] as const) : []),
-    ...Array.from({ length: plan.repetitions }, () => 'measured' as const),
-  ];
-  const runs: RunRecord[] = [];
-  const problems: string[] = [];
-  let measuredRate: number | undefined;
-  let index = 0;
-  for (const phase of phases) {
+/**
+ * One server × workload, one run at a time: the discarded warm-up and each measured run are
+ * separate steps, so that several servers' runs can alternate (measureInterleaved).
+ */
+class WorkloadMeasurement {
+  private readonly runs: RunRecord[] = [];
+  private readonly problems: string[] = [];
+  private measuredRate: number | undefined;
+  private index = 0;
+
+  constructor(
+    private readonly subject: Subject,
+    private readonly workload: WorkloadName,
+    private readonly plan: Plan,
+    private readonly table: 'empty' | 'large' = 'empty',
+    private readonly storedEvents?: number,
+    private readonly interleaved = false,
+  ) {}
+
+  async run(phase: 'warm-up' | 'measured'): Promise<void> {
+    const { subject, workload, plan, table } = this;
     const durationSec = phase === 'warm-up' ? plan.warmupSec : plan.durationSec;
-    const name = `${subject.label} ${workload}${table === 'large' ? ' (large table)' : ''} ${phase === 'warm-up' ? 'warm-up' : `run ${++index}/${plan.repetitions}`}`;
+    const name = `${subject.label} ${workload}${table === 'large' ? ' (large table)' : ''} ${phase === 'warm-up' ? 'warm-up' : `run ${++this.index}/${plan.repetitions}`}`;
 
     let feed: IdFeed | undefined;
     let seeded: number | undefined;
-    if (workload === 'delete') {
-      if (subject.database) {
-        const perSecond =
-          measuredRate === undefined
-            ? IDS_PER_SECOND_GUESS
-            : Math.min(IDS_PER_SECOND_GUESS, Math.max(IDS_PER_SECOND_FLOOR, IDS_RATE_MARGIN * measuredRate));
-        seeded = Math.ceil(perSecond * durationSec) + 2 * plan.connections;
-        const seed = await seedEvents(subject.database.url, seeded, { keepIds: true });
-        subject.seeding.push({ database: subject.database.kind, purpose: 'delete ids', count: seeded, ms: seed.ms });
-        feed = new IdFeed(seed.ids);
-        // Ready on SQLite also means the write lock is free again.
-        await waitReady(subject.server.port, 10_000);
-      }
+    if (workload === 'delete' && subject.database) {
+      const perSecond =
+        this.measuredRate === undefined
+          ? IDS_PER_SECOND_GUESS
+          : Math.min(IDS_PER_SECOND_GUESS, Math.max(IDS_PER_SECOND_FLOOR, IDS_RATE_MARGIN * this.measuredRate));
+      seeded = Math.ceil(perSecond * durationSec) + 2 * plan.connections;
+      const seed = await seedEvents(subject.database.url, seeded, { keepIds: true });
+      subject.seeding.push({ database: subject.database.kind, purpose: 'delete ids', count: seeded, ms: seed.ms });
+      feed = new IdFeed(seed.ids);
+      // Ready on SQLite also means the write lock is free again.
+      await waitReady(subject.server.port, 10_000);
     }
     const nextPath =
       workload !== 'delete' ? undefined : feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}`;
@@ -102,7 +106,7 @@ export async function measureWorkload(
       ...(nextPath ? { nextPath } : {}),
     });
     const rssMaxMiB = rss?.stop();
-    measuredRate = Math.max(measuredRate ?? 0, outcome.reqPerSec);
+    this.measuredRate = Math.max(this.measuredRate ?? 0, outcome.reqPerSec);
 
     const runProblems = [...outcome.problems];
     if (feed && feed.exhausted > 0) {
@@ -110,8 +114,8 @@ export async function measureWorkload(
         `ran out of seeded event ids: ${feed.exhausted} DELETEs of random ids (404) at the end of the run`,
       );
     }
-    for (const problem of runProblems) problems.push(`${name}: ${problem}`);
-    runs.push({
+    for (const problem of runProblems) this.problems.push(`${name}: ${problem}`);
+    this.runs.push({
       ...outcome,
       phase,
       ...(rssMaxMiB === undefined ? {} : { rssMaxMiB }),
@@ -130,19 +134,58 @@ export async function measureWorkload(
     }
   }
 
-  const measured = runs.filter((run) => run.phase === 'measured');
-  return {
-    server: subject.label,
-    workload,
-    table,
-    ...(storedEvents === undefined ? {} : { storedEvents }),
-    runs,
-    reqPerSec: median(measured.map((run) => run.reqPerSec)),
-    p50Ms: median(measured.map((run) => run.p50Ms)),
-    p99Ms: median(measured.map((run) => run.p99Ms)),
-    rssMaxMiB: Math.max(0, ...measured.map((run) => run.rssMaxMiB ?? 0)),
-    problems,
-  };
+  result(): WorkloadResult {
+    const measured = this.runs.filter((run) => run.phase === 'measured');
+    return {
+      server: this.subject.label,
+      workload: this.workload,
+      table: this.table,
+      ...(this.storedEvents === undefined ? {} : { storedEvents: this.storedEvents }),
+      interleaved: this.interleaved,
+      runs: this.runs,
+      reqPerSec: median(measured.map((run) => run.reqPerSec)),
+      p50Ms: median(measured.map((run) => run.p50Ms)),
+      p99Ms: median(measured.map((run) => run.p99Ms)),
+      rssMaxMiB: Math.max(0, ...measured.map((run) => run.rssMaxMiB ?? 0)),
+      problems: this.problems,
+    };
+  }
+}
+
+/** One server × workload on its own: the warm-up, then every measured run. */
+export async function measureWorkload(
+  subject: Subject,
+  workload: WorkloadName,
+  plan: Plan,
+  table: 'empty' | 'large' = 'empty',
+  storedEvents?: number,
+): Promise<WorkloadResult> {
+  const measurement = new WorkloadMeasurement(subject, workload, plan, table, storedEvents);
+  if (plan.warmupSec > 0) await measurement.run('warm-up');
+  for (let repetition = 0; repetition < plan.repetitions; repetition++) await measurement.run('measured');
+  return measurement.result();
+}
+
+/**
+ * Several servers × one workload, their runs alternating: every server's warm-up, then run 1 of
+ * each, run 2 of each, and so on. On a shared machine whose speed drifts during a run (it did
+ * here, by a factor of two within minutes), the n-th runs of two servers saw nearly the same
+ * machine: ratios are taken run by run (report.ts, ratio) instead of between medians taken
+ * minutes apart.
+ */
+export async function measureInterleaved(
+  subjects: readonly Subject[],
+  workload: WorkloadName,
+  plan: Plan,
+): Promise<WorkloadResult[]> {
+  const measurements = subjects.map(
+    (subject) => new WorkloadMeasurement(subject, workload, plan, 'empty', undefined, true),
+  );
+  if (plan.warmupSec > 0) for (const measurement of measurements) await measurement.run('warm-up');
+  for (let repetition = 0; repetition < plan.repetitions; repetition++) {
+    for (const measurement of measurements) await measurement.run('measured');
+  }
+  return measurements.map((measurement) => measurement.result());
 }
 
 function progress(

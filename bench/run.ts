@@ -16,7 +16,9 @@
  *   run, 204) and `auth-fail` (POST with a wrong password, 401; the baseline and the floor have
  *   no auth: 201); each a discarded warm-up, then measured runs whose medians are reported
  *   (req/s, p50, p99), with the server's peak RSS (VmRSS every 100 ms) and its idle RSS (VmRSS
- *   read once, 1 s after it was ready, before any load);
+ *   read once, 1 s after it was ready, before any load). Every server is started first and their
+ *   runs alternate (run 1 of each, then run 2 of each…): ratios are the medians of run-by-run
+ *   ratios, each between two runs made seconds apart on a machine whose speed drifts;
  * - on SQLite, and on MySQL/MariaDB when MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306)
  *   answers, in a database created for the run and dropped at the end;
  * - again with 1,000,000 stored events (--events), to compare latency with the empty table;
@@ -49,7 +51,7 @@ import {
   type BenchDatabase,
 } from './databases.js';
 import { measureSingleFlight, measureStartup } from './extras.js';
-import { measureWorkload, type Plan, type Subject } from './measure.js';
+import { measureInterleaved, measureWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
   compareFloor,
@@ -159,14 +161,14 @@ async function recordIdleRss(context: Context, label: ServerLabel, server: Start
 }
 
 const REFERENCES: Readonly<Record<ReferenceLabel, { readonly title: string; readonly script: string }>> = {
-  baseline: { title: 'Baseline: bare Express 5', script: 'baseline-server.ts' },
-  'nest-floor': { title: 'Floor: bare NestJS 12 (platform-express)', script: 'nest-floor-server.ts' },
+  baseline: { title: 'bare Express 5 (baseline)', script: 'baseline-server.ts' },
+  'nest-floor': { title: 'bare NestJS 12 on platform-express (floor)', script: 'nest-floor-server.ts' },
 };
 
-/** A reference server, started like any other (pinned, its own process), on every workload. */
-async function runReference(context: Context, label: ReferenceLabel): Promise<void> {
+/** A reference server, started like any other (pinned, its own process). */
+async function startReference(context: Context, label: ReferenceLabel): Promise<StartedServer> {
   const reference = REFERENCES[label];
-  say(`\n# ${reference.title}`);
+  say(`\n# Starting ${reference.title}`);
   const server = await ServerProcess.start({
     name: label,
     nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', reference.script)],
@@ -174,51 +176,70 @@ async function runReference(context: Context, label: ReferenceLabel): Promise<vo
     logFile: join(context.dir, `${label}.log`),
     pinning: context.pinning,
   });
-  try {
-    await recordIdleRss(context, label, server);
-    for (const workload of context.options.only) {
-      const result = await measureWorkload(subjectOf(context, label, server), workload, context.plan);
-      context.report.results.push(result);
-      // A reference that answers otherwise than expected makes every ratio meaningless.
-      context.report.problems.push(...result.problems);
-    }
-  } finally {
-    await server.stop();
-  }
+  await recordIdleRss(context, label, server);
+  return server;
 }
 
-/** The regular runs on one database; single-flight first on SQLite, while nothing has authenticated. */
-async function runDatabase(context: Context, database: BenchDatabase, singleFlight: boolean): Promise<void> {
-  say(`\n# Service on ${database.kind}`);
+/** The service on a database; single-flight is measured first, while nothing has authenticated. */
+async function startDatabaseService(
+  context: Context,
+  database: BenchDatabase,
+  singleFlight: boolean,
+): Promise<StartedServer> {
+  say(`\n# Starting the service on ${database.kind}`);
   const server = await startService(context, database, `service-${database.kind}`);
+  await recordIdleRss(context, database.kind, server);
+  if (singleFlight) {
+    const result = await measureSingleFlight(server, VALID_AUTHORIZATION, WRONG_AUTHORIZATION);
+    context.report.singleFlight = result;
+    say(
+      `  single-flight: ${result.concurrentDelta} password check(s) for ${result.concurrentRequests} concurrent requests, ` +
+        `${result.wrongDelta} for ${result.wrongRequests} repeated wrong ones`,
+    );
+    const unexpected = [
+      ...Object.keys(result.concurrentStatuses)
+        .filter((status) => status !== '404')
+        .map((status) => `${status} (expected 404)`),
+      ...Object.keys(result.wrongStatuses)
+        .filter((status) => status !== '401')
+        .map((status) => `${status} (expected 401)`),
+    ];
+    if (unexpected.length > 0)
+      context.report.problems.push(`single-flight: unexpected statuses ${unexpected.join(', ')}`);
+  }
+  return server;
+}
+
+/**
+ * The regular runs: the references and the service on every database, all started at once (idle
+ * between their turns) and measured in alternation, workload by workload (measureInterleaved).
+ */
+async function runRegular(context: Context, mysql: BenchDatabase | undefined): Promise<void> {
+  const started: StartedServer[] = [];
   try {
-    // Before single-flight: its requests are the first load (and the first password hashes).
-    await recordIdleRss(context, database.kind, server);
-    if (singleFlight) {
-      const result = await measureSingleFlight(server, VALID_AUTHORIZATION, WRONG_AUTHORIZATION);
-      context.report.singleFlight = result;
-      say(
-        `  single-flight: ${result.concurrentDelta} password check(s) for ${result.concurrentRequests} concurrent requests, ` +
-          `${result.wrongDelta} for ${result.wrongRequests} repeated wrong ones`,
-      );
-      const unexpected = [
-        ...Object.keys(result.concurrentStatuses)
-          .filter((status) => status !== '404')
-          .map((status) => `${status} (expected 404)`),
-        ...Object.keys(result.wrongStatuses)
-          .filter((status) => status !== '401')
-          .map((status) => `${status} (expected 401)`),
-      ];
-      if (unexpected.length > 0)
-        context.report.problems.push(`single-flight: unexpected statuses ${unexpected.join(', ')}`);
+    const subjects: Subject[] = [];
+    for (const label of ['baseline', 'nest-floor'] as const) {
+      const server = await startReference(context, label);
+      started.push(server);
+      subjects.push(subjectOf(context, label, server));
+    }
+    for (const [database, singleFlight] of [
+      [sqliteDatabase(context.dir, 'bench.sqlite'), true],
+      ...(mysql ? [[mysql, false] as const] : []),
+    ] as const) {
+      const server = await startDatabaseService(context, database, singleFlight);
+      started.push(server);
+      subjects.push(subjectOf(context, database.kind, server, database));
     }
     for (const workload of context.options.only) {
-      const result = await measureWorkload(subjectOf(context, database.kind, server, database), workload, context.plan);
-      context.report.results.push(result);
-      context.report.problems.push(...result.problems);
+      say(`\n# ${workload}: ${subjects.map((subject) => subject.label).join(', ')}, in alternation`);
+      for (const result of await measureInterleaved(subjects, workload, context.plan)) {
+        context.report.results.push(result);
+        context.report.problems.push(...result.problems);
+      }
     }
   } finally {
-    await server.stop();
+    for (const server of started) await server.stop();
   }
 }
 
@@ -261,32 +282,21 @@ async function runLargeTable(context: Context, database: BenchDatabase): Promise
   }
 }
 
-async function runMysql(context: Context): Promise<void> {
+/** A database of its own on MYSQL_TEST_URL, or undefined (and why, in the report) when there is none. */
+async function mysqlForRun(context: Context): Promise<BenchDatabase | undefined> {
   if (!context.options.mysql) {
     context.report.mysql = { ran: false, reason: 'skipped with --no-mysql' };
-    return;
+    return undefined;
   }
   const problem = await mysqlProblem();
   if (problem !== null) {
     const reason = `no MySQL server answers at ${MYSQL_TEST_URL} (${problem}); set MYSQL_TEST_URL=mysql://user:pass@host:port to include it`;
     context.report.mysql = { ran: false, reason };
     say(`\n# MySQL SKIPPED: ${reason}`);
-    return;
+    return undefined;
   }
   context.report.mysql = { ran: true };
-  const database = await mysqlDatabase();
-  try {
-    await runDatabase(context, database, false);
-  } finally {
-    await database.drop();
-  }
-  if (context.options.skipLarge) return;
-  const large = await mysqlDatabase();
-  try {
-    await runLargeTable(context, large);
-  } finally {
-    await large.drop();
-  }
+  return mysqlDatabase();
 }
 
 async function benchmark(setup: Setup): Promise<void> {
@@ -294,12 +304,21 @@ async function benchmark(setup: Setup): Promise<void> {
   const context: Context = { ...setup, entry: buildService('bench') };
   say('\n# Start-to-ready (SQLite)');
   context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
-  // Both references back to back, before the service: the floor's ratio compares like with like.
-  await runReference(context, 'baseline');
-  await runReference(context, 'nest-floor');
-  await runDatabase(context, sqliteDatabase(context.dir, 'bench.sqlite'), true);
-  if (!context.options.skipLarge) await runLargeTable(context, sqliteDatabase(context.dir, 'large.sqlite'));
-  await runMysql(context);
+  const mysql = await mysqlForRun(context);
+  try {
+    await runRegular(context, mysql);
+  } finally {
+    await mysql?.drop();
+  }
+  if (context.options.skipLarge) return;
+  await runLargeTable(context, sqliteDatabase(context.dir, 'large.sqlite'));
+  if (!mysql) return;
+  const large = await mysqlDatabase();
+  try {
+    await runLargeTable(context, large);
+  } finally {
+    await large.drop();
+  }
 }
 
 async function main(): Promise<number> {
