@@ -13,6 +13,7 @@ import {
   type RunRecord,
   type SeedRecord,
   type ServerLabel,
+  type TableKind,
   type WorkloadResult,
 } from './report.js';
 import { deleteEvents, seedEvents } from './seed.js';
@@ -35,6 +36,10 @@ export interface Subject {
   readonly wrongAuthorization: string;
   /** Where seeding times are recorded. */
   readonly seeding: SeedRecord[];
+  /** What its table holds (default empty: only what earlier runs left). */
+  readonly table?: TableKind;
+  /** large: how many events were seeded. */
+  readonly storedEvents?: number;
 }
 
 /** Ids seeded per second of a delete run before the first run told how fast deletes go. */
@@ -62,19 +67,21 @@ class WorkloadMeasurement {
   private measuredRate: number | undefined;
   private index = 0;
 
+  private readonly table: TableKind;
+
   constructor(
     private readonly subject: Subject,
     private readonly workload: WorkloadName,
     private readonly plan: Plan,
-    private readonly table: 'empty' | 'large' = 'empty',
-    private readonly storedEvents?: number,
     private readonly interleaved = false,
-  ) {}
+  ) {
+    this.table = subject.table ?? 'empty';
+  }
 
   async run(phase: 'warm-up' | 'measured'): Promise<void> {
     const { subject, workload, plan, table } = this;
     const durationSec = phase === 'warm-up' ? plan.warmupSec : plan.durationSec;
-    const name = `${subject.label} ${workload}${table === 'large' ? ' (large table)' : ''} ${phase === 'warm-up' ? 'warm-up' : `run ${++this.index}/${plan.repetitions}`}`;
+    const name = `${subject.label} ${workload}${table === 'empty' ? '' : ` (${table} table)`} ${phase === 'warm-up' ? 'warm-up' : `run ${++this.index}/${plan.repetitions}`}`;
 
     let feed: IdFeed | undefined;
     let seeded: number | undefined;
@@ -140,7 +147,7 @@ class WorkloadMeasurement {
       server: this.subject.label,
       workload: this.workload,
       table: this.table,
-      ...(this.storedEvents === undefined ? {} : { storedEvents: this.storedEvents }),
+      ...(this.subject.storedEvents === undefined ? {} : { storedEvents: this.subject.storedEvents }),
       interleaved: this.interleaved,
       runs: this.runs,
       reqPerSec: median(measured.map((run) => run.reqPerSec)),
@@ -150,20 +157,6 @@ class WorkloadMeasurement {
       problems: this.problems,
     };
   }
-}
-
-/** One server × workload on its own: the warm-up, then every measured run. */
-export async function measureWorkload(
-  subject: Subject,
-  workload: WorkloadName,
-  plan: Plan,
-  table: 'empty' | 'large' = 'empty',
-  storedEvents?: number,
-): Promise<WorkloadResult> {
-  const measurement = new WorkloadMeasurement(subject, workload, plan, table, storedEvents);
-  if (plan.warmupSec > 0) await measurement.run('warm-up');
-  for (let repetition = 0; repetition < plan.repetitions; repetition++) await measurement.run('measured');
-  return measurement.result();
 }
 
 /**
@@ -178,9 +171,7 @@ export async function measureInterleaved(
   workload: WorkloadName,
   plan: Plan,
 ): Promise<WorkloadResult[]> {
-  const measurements = subjects.map(
-    (subject) => new WorkloadMeasurement(subject, workload, plan, 'empty', undefined, true),
-  );
+  const measurements = subjects.map((subject) => new WorkloadMeasurement(subject, workload, plan, true));
   if (plan.warmupSec > 0) for (const measurement of measurements) await measurement.run('warm-up');
   for (let repetition = 0; repetition < plan.repetitions; repetition++) {
     for (const measurement of measurements) await measurement.run('measured');

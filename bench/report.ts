@@ -35,11 +35,16 @@ export interface RunRecord extends RunOutcome {
   readonly seeded?: number;
 }
 
+/**
+ * empty: the regular runs (the table holds only what earlier runs left); large: after seeding
+ * `storedEvents`; control: a service on a fresh empty table, run in alternation with the large one.
+ */
+export type TableKind = 'empty' | 'large' | 'control';
+
 export interface WorkloadResult {
   readonly server: ServerLabel;
   readonly workload: WorkloadName;
-  /** empty: the regular runs (the table holds only what earlier runs left); large: after seeding `storedEvents`. */
-  readonly table: 'empty' | 'large';
+  readonly table: TableKind;
   readonly storedEvents?: number;
   /** Measured in alternation with the other servers' runs (run n of each at nearly the same time). */
   readonly interleaved?: boolean;
@@ -159,7 +164,7 @@ function find(
   report: BenchReport,
   server: ServerLabel,
   workload: WorkloadName,
-  table: 'empty' | 'large' = 'empty',
+  table: TableKind = 'empty',
 ): WorkloadResult | undefined {
   return report.results.find(
     (result) => result.server === server && result.workload === workload && result.table === table,
@@ -170,12 +175,23 @@ function databasesMeasured(report: BenchReport): DatabaseKind[] {
   return (['sqlite', 'mysql'] as const).filter((kind) => report.results.some((result) => result.server === kind));
 }
 
+type Metric = 'reqPerSec' | 'p50Ms' | 'p99Ms';
+
 /**
- * A server's req/s ÷ the baseline's (or another server's) of the same workload in the same run.
- * When both were measured in alternation, the median of the run-by-run ratios (run n of one ÷
- * run n of the other, made minutes apart from run n+1 but seconds apart from each other); else
- * the ratio of the medians.
+ * `measured`'s metric ÷ `reference`'s. When both were measured in alternation with as many runs,
+ * the median of the run-by-run ratios (run n of one ÷ run n of the other, made seconds apart on a
+ * machine whose speed drifts over minutes); else the ratio of the medians.
  */
+export function pairedRatio(measured: WorkloadResult, reference: WorkloadResult, metric: Metric): number | undefined {
+  const runsOf = (result: WorkloadResult) => result.runs.filter((run) => run.phase === 'measured');
+  const [own, theirs] = [runsOf(measured), runsOf(reference)];
+  if (measured.interleaved && reference.interleaved && own.length === theirs.length && own.length > 0) {
+    return median(own.map((run, index) => run[metric] / (theirs[index] as RunRecord)[metric]));
+  }
+  return reference[metric] > 0 ? measured[metric] / reference[metric] : undefined;
+}
+
+/** A server's req/s ÷ the baseline's (or another server's) of the same workload in the same run. */
 export function ratio(
   report: BenchReport,
   server: ServerLabel,
@@ -184,13 +200,12 @@ export function ratio(
 ): number | undefined {
   const measured = find(report, server, workload);
   const reference = find(report, against, workload);
-  if (!measured || !reference || !(reference.reqPerSec > 0)) return undefined;
-  const runsOf = (result: WorkloadResult) => result.runs.filter((run) => run.phase === 'measured');
-  const [own, theirs] = [runsOf(measured), runsOf(reference)];
-  if (measured.interleaved && reference.interleaved && own.length === theirs.length && own.length > 0) {
-    return median(own.map((run, index) => run.reqPerSec / (theirs[index] as RunRecord).reqPerSec));
-  }
-  return measured.reqPerSec / reference.reqPerSec;
+  return measured && reference ? pairedRatio(measured, reference, 'reqPerSec') : undefined;
+}
+
+/** A large-table result against its control (or, without one, the regular empty-table result). */
+function largeAgainstEmpty(report: BenchReport, large: WorkloadResult): WorkloadResult | undefined {
+  return find(report, large.server, large.workload, 'control') ?? find(report, large.server, large.workload);
 }
 
 /** The floor's comparisons, for every workload on which both references were measured. */
@@ -261,15 +276,15 @@ export function evaluateTargets(report: BenchReport): Target[] {
   }
   for (const database of databases) {
     for (const workload of ['create', 'delete'] as const) {
-      const empty = find(report, database, workload);
       const large = find(report, database, workload, 'large');
+      const empty = large && largeAgainstEmpty(report, large);
       const name = `${database} ${workload}: p50 and p99 with ${large?.storedEvents ?? report.options.events} events ≤ 1.2× empty`;
-      if (!empty || !large) {
+      const p50 = large && empty && pairedRatio(large, empty, 'p50Ms');
+      const p99 = large && empty && pairedRatio(large, empty, 'p99Ms');
+      if (p50 === undefined || p99 === undefined) {
         targets.push({ name, status: 'n/a', detail: 'not measured in this run' });
         continue;
       }
-      const p50 = large.p50Ms / empty.p50Ms;
-      const p99 = large.p99Ms / empty.p99Ms;
       targets.push({
         name,
         status: p50 <= 1.2 && p99 <= 1.2 ? 'PASS' : 'FAIL',
@@ -357,17 +372,17 @@ export function renderReport(report: BenchReport): string {
   if (large.length > 0) {
     lines.push(
       '',
-      '### Large table (one measured run each, compared with the medians above)',
+      '### Large table (against a service on an empty table, run in alternation with it; medians of run-by-run ratios)',
       '',
       '| database | workload | stored events | req/s | p50 | p99 | req/s large/empty | p50 large/empty | p99 large/empty |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const result of large) {
-      const empty = find(report, result.server, result.workload);
+      const empty = largeAgainstEmpty(report, result);
+      const against = (metric: Metric) => times(empty && pairedRatio(result, empty, metric));
       lines.push(
         `| ${result.server} | ${result.workload}${flag(result)} | ${num(result.storedEvents ?? 0)} | ${num(result.reqPerSec)} | ` +
-          `${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${times(empty && result.reqPerSec / empty.reqPerSec)} | ` +
-          `${times(empty && result.p50Ms / empty.p50Ms)} | ${times(empty && result.p99Ms / empty.p99Ms)} |`,
+          `${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${against('reqPerSec')} | ${against('p50Ms')} | ${against('p99Ms')} |`,
       );
     }
   }

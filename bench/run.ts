@@ -21,7 +21,8 @@
  *   ratios, each between two runs made seconds apart on a machine whose speed drifts;
  * - on SQLite, and on MySQL/MariaDB when MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306)
  *   answers, in a database created for the run and dropped at the end;
- * - again with 1,000,000 stored events (--events), to compare latency with the empty table;
+ * - again with 1,000,000 stored events (--events), in alternation with a second service on an
+ *   empty table of the same kind (the control), to compare latency run by run;
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
  *   ADMIN_USERNAME/ADMIN_PASSWORD, which cost a scrypt check at start), and the password hashes that
  *   50 concurrent first requests and 10 repeated wrong ones cost (auth_password_checks_total).
@@ -51,7 +52,7 @@ import {
   type BenchDatabase,
 } from './databases.js';
 import { measureSingleFlight, measureStartup } from './extras.js';
-import { measureInterleaved, measureWorkload, type Plan, type Subject } from './measure.js';
+import { measureInterleaved, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
   compareFloor,
@@ -243,42 +244,47 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
   }
 }
 
-/** create and delete (one measured run each) on a table seeded with options.events events. */
-async function runLargeTable(context: Context, database: BenchDatabase): Promise<void> {
+/**
+ * create and delete on a table seeded with options.events events, against a control: the service
+ * on a fresh empty table of the same kind, started beside it and measured in alternation with it.
+ */
+async function runLargeTable(context: Context, large: BenchDatabase, control: BenchDatabase): Promise<void> {
   const workloads = context.options.only.filter((w): w is WorkloadName => w === 'create' || w === 'delete');
   if (workloads.length === 0) return;
   const events = context.options.events;
-  say(`\n# Service on ${database.kind} with ${events} stored events`);
-  const server = await startService(context, database, `service-${database.kind}-large`);
+  say(`\n# Service on ${large.kind} with ${events} stored events, against one on an empty table`);
+  const started: StartedServer[] = [];
   try {
+    const largeServer = await startService(context, large, `service-${large.kind}-large`);
+    started.push(largeServer);
+    const controlServer = await startService(context, control, `service-${control.kind}-control`);
+    started.push(controlServer);
     let shown = 0;
-    const seed = await seedEvents(database.url, events, {
+    const seed = await seedEvents(large.url, events, {
       onProgress: (written) => {
         if (written - shown >= 100_000 || written === events) {
           shown = written;
-          process.stderr.write(`  seeding ${database.kind}: ${written} / ${events}\n`);
+          process.stderr.write(`  seeding ${large.kind}: ${written} / ${events}\n`);
         }
       },
     });
-    context.report.seeding.push({ database: database.kind, purpose: 'large table', count: events, ms: seed.ms });
+    context.report.seeding.push({ database: large.kind, purpose: 'large table', count: events, ms: seed.ms });
     say(
-      `  seeded ${events} events in ${(seed.ms / 1000).toFixed(1)} s; the table holds ${await countEvents(database.url)}`,
+      `  seeded ${events} events in ${(seed.ms / 1000).toFixed(1)} s; the table holds ${await countEvents(large.url)}`,
     );
-    await waitReady(server.port, 10_000);
+    await waitReady(largeServer.port, 10_000);
+    const subjects: Subject[] = [
+      { ...subjectOf(context, control.kind, controlServer, control), table: 'control' },
+      { ...subjectOf(context, large.kind, largeServer, large), table: 'large', storedEvents: events },
+    ];
     for (const workload of workloads) {
-      const plan = { ...context.plan, repetitions: 1 };
-      const result = await measureWorkload(
-        subjectOf(context, database.kind, server, database),
-        workload,
-        plan,
-        'large',
-        events,
-      );
-      context.report.results.push(result);
-      context.report.problems.push(...result.problems);
+      for (const result of await measureInterleaved(subjects, workload, context.plan)) {
+        context.report.results.push(result);
+        context.report.problems.push(...result.problems);
+      }
     }
   } finally {
-    await server.stop();
+    for (const server of started) await server.stop();
   }
 }
 
@@ -311,13 +317,18 @@ async function benchmark(setup: Setup): Promise<void> {
     await mysql?.drop();
   }
   if (context.options.skipLarge) return;
-  await runLargeTable(context, sqliteDatabase(context.dir, 'large.sqlite'));
+  await runLargeTable(
+    context,
+    sqliteDatabase(context.dir, 'large.sqlite'),
+    sqliteDatabase(context.dir, 'control.sqlite'),
+  );
   if (!mysql) return;
-  const large = await mysqlDatabase();
+  const [large, control] = [await mysqlDatabase(), await mysqlDatabase()];
   try {
-    await runLargeTable(context, large);
+    await runLargeTable(context, large, control);
   } finally {
     await large.drop();
+    await control.drop();
   }
 }
 
