@@ -19,9 +19,9 @@ export function unauthorized(): ProblemException {
 /**
  * The global guard (APP_GUARD): every route needs Basic credentials unless marked @Public().
  * Nest runs global guards before a handler's own, so credentials are checked before anything
- * else, the body included (JsonBody). Adds what @nestjs/passport's AuthGuard leaves out: the WWW-Authenticate challenge
- * (nestjs/passport#24), 429 for an address that keeps failing, and a fast path for credentials
- * whose verdict is cached.
+ * else, the body included (JsonBody). Adds what @nestjs/passport's AuthGuard leaves out: the
+ * WWW-Authenticate challenge (nestjs/passport#24), 429 for an address that keeps failing, and a
+ * fast path for credentials whose verdict is cached.
  */
 @Injectable()
 export class BasicAuthGuard extends AuthGuard('basic') {
