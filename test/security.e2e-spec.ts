@@ -796,6 +796,8 @@ describe('with the default app', () => {
       for (const path of [
         '/docs',
         '/docs/',
+        '/docs?view=1',
+        '/docs/?view=1',
         '/docs/swagger-ui-init.js',
         '/docs/swagger-ui-bundle.js',
         '/docs/swagger-ui.css',
