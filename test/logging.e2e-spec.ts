@@ -22,6 +22,28 @@ type LogLine = Record<string, unknown>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * A create that fails with an unexpected error (500), sent with `requestId`: its problem quotes a
+ * correlation id, and the filter's log line with that id is returned.
+ */
+async function failedCreateErrorLine(app: TestApp, requestId: string): Promise<LogLine | undefined> {
+  vi.spyOn(SpecialEventsService.prototype, 'create').mockRejectedValueOnce(new Error('boom'));
+  try {
+    const res = await request(app.baseUrl)
+      .post('/special-events')
+      .set('Authorization', AUTH)
+      .set('X-Request-Id', requestId)
+      .send(validEvent());
+    const body = expectProblem(res, 500, '/special-events');
+    expect(res.headers['x-request-id']).toBe(requestId);
+    const reference = /[0-9a-f-]{36}/.exec(body.detail as string)?.[0];
+    expect(reference).toBeDefined();
+    return app.logs.find((line) => line.correlationId === reference);
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
 describe("at LOG_LEVEL=trace (createTestApp's default)", () => {
   let t: TestApp;
 
@@ -229,18 +251,7 @@ describe("at LOG_LEVEL=trace (createTestApp's default)", () => {
     });
 
     it('a 500: the request line is at error level, and the filter’s line with the correlation id has the request id', async () => {
-      vi.spyOn(SpecialEventsService.prototype, 'create').mockRejectedValueOnce(new Error('boom'));
-      const res = await request(t.baseUrl)
-        .post('/special-events')
-        .set('Authorization', AUTH)
-        .set('X-Request-Id', 'will-fail')
-        .send(validEvent());
-      const body = expectProblem(res, 500, '/special-events');
-      expect(res.headers['x-request-id']).toBe('will-fail');
-      const reference = /[0-9a-f-]{36}/.exec(body.detail as string)?.[0];
-      const errorLine = t.logs.find((line) => line.correlationId === reference);
-      expect(reference).toBeDefined();
-      expect(errorLine).toMatchObject({
+      expect(await failedCreateErrorLine(t, 'will-fail')).toMatchObject({
         level: 50,
         msg: 'Unexpected error',
         context: 'Errors',
@@ -362,21 +373,11 @@ describe('at LOG_LEVEL=info, in the same process after another app', () => {
   });
 
   it('a 500: the filter’s line names the request id without the trace-level request context', async () => {
-    vi.spyOn(SpecialEventsService.prototype, 'create').mockRejectedValueOnce(new Error('boom at info'));
-    const res = await request(app.baseUrl)
-      .post('/special-events')
-      .set('Authorization', AUTH)
-      .set('X-Request-Id', 'fails-at-info')
-      .send(validEvent());
-    const body = expectProblem(res, 500, '/special-events');
-    const reference = /[0-9a-f-]{36}/.exec(body.detail as string)?.[0];
-    expect(reference).toBeDefined();
-    expect(app.logs.find((entry) => entry.correlationId === reference)).toMatchObject({
+    expect(await failedCreateErrorLine(app, 'fails-at-info')).toMatchObject({
       level: 50,
       msg: 'Unexpected error',
       requestId: 'fails-at-info',
     });
-    vi.restoreAllMocks();
   });
 
   it('a client that goes away before its answer: one line, "request aborted", with its route and user', async () => {
