@@ -245,22 +245,19 @@ export function evaluateTargets(report: BenchReport): Target[] {
   const targets: Target[] = [];
   const databases = databasesMeasured(report);
   for (const database of databases) {
-    targets.push(
-      check(
-        `${database}: create ratio ≥ 0.50`,
-        ratio(report, database, 'create'),
-        (v) => v >= 0.5,
-        (v) => v.toFixed(2),
-      ),
-    );
-    targets.push(
-      check(
-        `${database}: delete ratio ≥ 0.60`,
-        ratio(report, database, 'delete'),
-        (v) => v >= 0.6,
-        (v) => v.toFixed(2),
-      ),
-    );
+    for (const [workload, least] of [
+      ['create', 0.5],
+      ['delete', 0.6],
+    ] as const) {
+      targets.push(
+        check(
+          `${database}: ${workload} ratio ≥ ${least.toFixed(2)}`,
+          ratio(report, database, workload),
+          (v) => v >= least,
+          (v) => v.toFixed(2),
+        ),
+      );
+    }
   }
   for (const database of databases) {
     for (const result of report.results.filter((r) => r.server === database && r.table === 'empty')) {
