@@ -256,7 +256,7 @@ describe('CredentialCache', () => {
       expect(cache.keyOf(header)).not.toBe(cache.keyOf('Basic dXNlcjpzM2NyZXQtUGFzcx=='));
     });
 
-    it('differs between instances (a random HMAC key each)', () => {
+    it('differs between instances (a random secret each)', () => {
       const one = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
       const two = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
       expect(one.keyOf(header)).not.toBe(two.keyOf(header));

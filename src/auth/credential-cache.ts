@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Who a verified credential belongs to; null records a refused credential. */
 export type CachedIdentity = { readonly username: string } | null;
@@ -19,8 +19,11 @@ export interface CredentialCacheOptions {
  * Remembers the outcome of password checks so that a request does not pay the scrypt cost
  * (about 0.3 s) every time.
  *
- * - Keys are an HMAC of the Authorization header under a per-process random key: the plain
- *   credentials are never kept, and a memory dump does not give a table of hashes to attack.
+ * - Keys are a keyed SHA-256 of the Authorization header (a per-process random secret, then the
+ *   header): the plain credentials are never kept, and a memory dump does not give a table of
+ *   unkeyed hashes to attack. Not HMAC: a secret-prefix hash is open to length extension, which
+ *   needs the digest, and these never leave the process; `crypto.hash` costs 0.5 µs where
+ *   `createHmac` costs 2.3 µs, and it runs on every request (3% of a delete's CPU as HMAC).
  * - Bounded in size (least recently used goes first) and in time (`ttlMs`), and everything about
  *   a user is dropped when that user changes in this process (`invalidateUser`). A change made
  *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`.
@@ -35,7 +38,8 @@ export class CredentialCache {
   >();
   /** Bumped by every invalidation; a computation that started before it is not cached. */
   private readonly generations = new Map<string, number>();
-  private readonly hmacKey = randomBytes(32);
+  /** 256 random bits as text, so that `secret + header` is one string for one `crypto.hash`. */
+  private readonly secret = randomBytes(32).toString('base64url');
   private readonly now: () => number;
 
   constructor(private readonly options: CredentialCacheOptions) {
@@ -43,7 +47,7 @@ export class CredentialCache {
   }
 
   keyOf(authorizationHeader: string): string {
-    return createHmac('sha256', this.hmacKey).update(authorizationHeader).digest('base64');
+    return hash('sha256', this.secret + authorizationHeader, 'base64');
   }
 
   /**

@@ -16,7 +16,7 @@ export class CredentialsVerifier {
   ) {}
 
   /**
-   * The cached verdict for an Authorization header, without any work beyond one HMAC: the user,
+   * The cached verdict for an Authorization header, without any work beyond one keyed hash: the user,
    * null when these exact credentials were refused, or undefined when they must be checked.
    */
   cached(authorizationHeader: string): CachedIdentity | undefined {
