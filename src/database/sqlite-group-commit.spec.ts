@@ -99,6 +99,45 @@ describe('SqliteGroupCommit', () => {
     expect(committedIds()).toEqual(['first', 'last', 'taken']);
   });
 
+  it('a one-statement unit that fails is undone by SQLite alone; the others of its batch commit', async () => {
+    const group = SqliteGroupCommit.of(db);
+    await group.write(insert('taken'));
+    const outcomes = await Promise.allSettled([
+      group.writeStatement(insert('first')),
+      // One statement of two rows, the second a duplicate: the statement is undone whole.
+      group.writeStatement(
+        () => db.prepare("INSERT INTO items (id, value) VALUES ('half', 1), ('taken', 1)").run().changes,
+      ),
+      group.write(insert('middle')),
+      group.writeStatement(insert('last')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    expect(commits).toBe(2);
+    expect(committedIds()).toEqual(['first', 'last', 'middle', 'taken']);
+  });
+
+  it('a one-statement unit whose error ended the transaction fails the whole batch; nothing is kept', async () => {
+    const group = SqliteGroupCommit.of(db);
+    const outcomes = await Promise.allSettled([
+      group.writeStatement(insert('a')),
+      group.writeStatement(() => {
+        // What an I/O error or a full disk can do: SQLite rolls the whole transaction back.
+        db.exec('ROLLBACK');
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      }),
+      group.writeStatement(insert('b')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const outcome of outcomes) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_FULL' });
+    }
+    expect(db.inTransaction).toBe(false);
+    expect(committedIds()).toEqual([]);
+    await expect(group.writeStatement(insert('c'))).resolves.toBe(1);
+    expect(committedIds()).toEqual(['c']);
+  });
+
   it('when the transaction cannot start, every write of the batch fails with that error and nothing is kept', async () => {
     const group = SqliteGroupCommit.of(db);
     const other = new Database(join(dir, 'test.sqlite'));

@@ -5,6 +5,8 @@ export type WriteUnit<T> = () => T;
 
 interface Pending {
   readonly unit: WriteUnit<unknown>;
+  /** The unit is one statement: SQLite undoes a failing statement itself, no savepoint needed. */
+  readonly oneStatement: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -22,7 +24,9 @@ const instances = new WeakMap<Database.Database, SqliteGroupCommit>();
  * - A request is answered only after the COMMIT of the transaction holding its write returned:
  *   nothing is acknowledged before it is durable.
  * - Each unit runs inside its own SAVEPOINT: a unit that throws (a constraint, a bad value) is
- *   undone on its own and only its request fails; the others still commit.
+ *   undone on its own and only its request fails; the others still commit. A unit of exactly one
+ *   statement (`writeStatement`) needs none: SQLite undoes a failing statement by itself and the
+ *   transaction goes on (ON CONFLICT ABORT, the default), which saves two statements per write.
  * - If the transaction itself fails (BEGIN or COMMIT: busy, I/O error, disk full), every unit of
  *   the batch fails with that error and nothing of the batch is kept.
  * - better-sqlite3 is synchronous, so a whole batch runs without interleaving with any other
@@ -60,8 +64,20 @@ export class SqliteGroupCommit {
 
   /** Runs `unit` in the next group transaction; resolves with its result once that is durable. */
   write<T>(unit: WriteUnit<T>): Promise<T> {
+    return this.enqueue(unit, false);
+  }
+
+  /**
+   * `write` for a unit that runs exactly one statement (an INSERT, a DELETE). Given more than one,
+   * a failure would undo only the failing statement and keep the earlier ones: use `write`.
+   */
+  writeStatement<T>(unit: WriteUnit<T>): Promise<T> {
+    return this.enqueue(unit, true);
+  }
+
+  private enqueue<T>(unit: WriteUnit<T>, oneStatement: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ unit, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ unit, oneStatement, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -96,7 +112,17 @@ export class SqliteGroupCommit {
     const outcomes: Outcome[] = [];
     this.begin.run();
     try {
-      for (const { unit } of batch) {
+      for (const { unit, oneStatement } of batch) {
+        if (oneStatement) {
+          try {
+            outcomes.push({ ok: true, value: unit() });
+          } catch (error) {
+            // SQLite undid the statement; an error that ended the transaction fails the batch.
+            if (!this.db.inTransaction) throw error;
+            outcomes.push({ ok: false, error });
+          }
+          continue;
+        }
         this.savepoint.run();
         try {
           outcomes.push({ ok: true, value: unit() });

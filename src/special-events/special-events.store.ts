@@ -204,13 +204,13 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     );
     const { groupCommit, insert } = this.connection();
     this.dataSource.logger.logQuery(insert.source);
-    return groupCommit.write(() => insert.run(values).changes === 1);
+    return groupCommit.writeStatement(() => insert.run(values).changes === 1);
   }
 
   delete(eventId: string): Promise<boolean> {
     const { groupCommit, delete: remove } = this.connection();
     this.dataSource.logger.logQuery(remove.source);
-    return groupCommit.write(() => remove.run(eventId).changes === 1);
+    return groupCommit.writeStatement(() => remove.run(eventId).changes === 1);
   }
 
   /**
