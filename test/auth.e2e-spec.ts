@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DataSource } from 'typeorm';
 import { CredentialCache } from '../src/auth/credential-cache.js';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { UsersService } from '../src/auth/users.service.js';
@@ -506,14 +507,36 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     vi.restoreAllMocks();
   });
 
-  it('an entry expires after the TTL: the next request verifies again', async () => {
+  it('an expired entry is confirmed by reading the user again: no new hash while the stored hash is the same', async () => {
     const authorization = basicHeader(TEST_USER, `expiring-${suffix()}`);
     const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    const find = vi.spyOn(UsersService.prototype, 'find');
     expectUnauthorized(await post(t, authorization), '/special-events');
     expectUnauthorized(await post(t, authorization), '/special-events');
     expect(verify).toHaveBeenCalledTimes(1);
+    expect(find).toHaveBeenCalledTimes(1);
     await sleep(2100);
     expectUnauthorized(await post(t, authorization), '/special-events');
+    expect(find).toHaveBeenCalledTimes(2);
+    expect(verify).toHaveBeenCalledTimes(1);
+  });
+
+  it('a password changed elsewhere (another instance, the CLI) is checked anew once the entry expired', async () => {
+    const user = `elsewhere-${suffix()}`;
+    const [oldPassword, newPassword] = [`old-password-${suffix()}`, `new-password-${suffix()}`];
+    await t.app.get(UsersService).add(user, oldPassword);
+    const [oldAuth, newAuth] = [basicHeader(user, oldPassword), basicHeader(user, newPassword)];
+    await expectAccepted(t, oldAuth);
+    expectUnauthorized(await post(t, newAuth), '/special-events');
+    // Straight into the table, as another process would: this process's cache is not told.
+    const newHash = await new PasswordHasher().hash(newPassword);
+    await t.app.get(DataSource).query('UPDATE users SET password_hash = ? WHERE username = ?', [newHash, user]);
+    const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+    await expectAccepted(t, oldAuth); // within the TTL, as documented
+    expect(verify).not.toHaveBeenCalled();
+    await sleep(2100);
+    expectUnauthorized(await post(t, oldAuth), '/special-events');
+    await expectAccepted(t, newAuth);
     expect(verify).toHaveBeenCalledTimes(2);
   });
 

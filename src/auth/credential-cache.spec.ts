@@ -1,8 +1,13 @@
-import { type CachedIdentity, CredentialCache } from './credential-cache.js';
+import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 
 const ALICE = { username: 'alice' } as const;
 const BOB = { username: 'bob' } as const;
 const TTL = 60_000;
+
+/** A verdict decided against the stored hash fingerprinted 'basis-1'. */
+function verdict(identity: CachedIdentity, basis: string | null = 'basis-1'): Verdict {
+  return { identity, basis };
+}
 
 /** A settable clock. */
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
@@ -11,12 +16,12 @@ function clock(start = 1_000_000): { now: () => number; advance: (ms: number) =>
 }
 
 /** A compute function that counts its calls and returns `identity`. */
-function counting(identity: CachedIdentity): { compute: () => Promise<CachedIdentity>; calls: () => number } {
+function counting(identity: CachedIdentity): { compute: () => Promise<Verdict>; calls: () => number } {
   let calls = 0;
   return {
     compute: () => {
       calls++;
-      return Promise.resolve(identity);
+      return Promise.resolve(verdict(identity));
     },
     calls: () => calls,
   };
@@ -49,26 +54,65 @@ describe('CredentialCache', () => {
     const time = clock();
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
     expect(cache.peek('k1')).toBeUndefined();
-    const pending = deferred<CachedIdentity>();
+    const pending = deferred<Verdict>();
     const inFlight = cache.resolve('k1', 'alice', () => pending.promise);
     expect(cache.peek('k1')).toBeUndefined();
-    pending.resolve(ALICE);
+    pending.resolve(verdict(ALICE));
     await inFlight;
-    await cache.resolve('wrong', 'alice', () => Promise.resolve(null));
+    await cache.resolve('wrong', 'alice', () => Promise.resolve(verdict(null)));
     expect(cache.peek('k1')).toEqual(ALICE);
     expect(cache.peek('wrong')).toBeNull();
     time.advance(TTL);
     expect(cache.peek('k1')).toBeUndefined();
     expect(cache.peek('wrong')).toBeUndefined();
-    expect(cache.size).toBe(0);
+    // Kept, unused, for the next computation to confirm (resolve), until evicted.
+    expect(cache.size).toBe(2);
+  });
+
+  it('hands the expired verdict to the next computation, and keeps what that returns for another TTL', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    const seen: (Verdict | undefined)[] = [];
+    const first = verdict(ALICE, 'hash-1');
+    await cache.resolve('k1', 'alice', (expired) => {
+      seen.push(expired);
+      return Promise.resolve(first);
+    });
+    time.advance(TTL);
+    const second = verdict(null, 'hash-2');
+    await expect(
+      cache.resolve('k1', 'alice', (expired) => {
+        seen.push(expired);
+        return Promise.resolve(second);
+      }),
+    ).resolves.toBeNull();
+    expect(seen).toEqual([undefined, first]);
+    time.advance(TTL - 1);
+    expect(cache.peek('k1')).toBeNull();
+    time.advance(1);
+    expect(cache.peek('k1')).toBeUndefined();
+  });
+
+  it('hands no expired verdict over once the user was invalidated', async () => {
+    const time = clock();
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: time.now });
+    await cache.resolve('k1', 'alice', () => Promise.resolve(verdict(ALICE)));
+    time.advance(TTL);
+    cache.invalidateUser('alice');
+    let handed: Verdict | undefined = verdict(null);
+    await cache.resolve('k1', 'alice', (expired) => {
+      handed = expired;
+      return Promise.resolve(verdict(ALICE));
+    });
+    expect(handed).toBeUndefined();
   });
 
   it('peek counts as a use: the entry peeked last is evicted last', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 2 });
-    await cache.resolve('a', 'alice', () => Promise.resolve(ALICE));
-    await cache.resolve('b', 'bob', () => Promise.resolve(BOB));
+    await cache.resolve('a', 'alice', () => Promise.resolve(verdict(ALICE)));
+    await cache.resolve('b', 'bob', () => Promise.resolve(verdict(BOB)));
     cache.peek('a');
-    await cache.resolve('c', 'carol', () => Promise.resolve({ username: 'carol' }));
+    await cache.resolve('c', 'carol', () => Promise.resolve(verdict({ username: 'carol' })));
     expect(cache.peek('a')).toEqual(ALICE);
     expect(cache.peek('b')).toBeUndefined();
   });
@@ -99,10 +143,10 @@ describe('CredentialCache', () => {
 
   it('keeps different keys apart', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    await cache.resolve('right', 'alice', () => Promise.resolve(ALICE));
-    await cache.resolve('wrong', 'alice', () => Promise.resolve(null));
-    await expect(cache.resolve('right', 'alice', () => Promise.resolve(null))).resolves.toEqual(ALICE);
-    await expect(cache.resolve('wrong', 'alice', () => Promise.resolve(ALICE))).resolves.toBeNull();
+    await cache.resolve('right', 'alice', () => Promise.resolve(verdict(ALICE)));
+    await cache.resolve('wrong', 'alice', () => Promise.resolve(verdict(null)));
+    await expect(cache.resolve('right', 'alice', () => Promise.resolve(verdict(null)))).resolves.toEqual(ALICE);
+    await expect(cache.resolve('wrong', 'alice', () => Promise.resolve(verdict(ALICE)))).resolves.toBeNull();
   });
 
   it('evicts the least recently used entry beyond maxEntries; a hit counts as a use', async () => {
@@ -127,16 +171,16 @@ describe('CredentialCache', () => {
 
   it('shares one computation among 50 concurrent callers for the same key', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const pending = deferred<CachedIdentity>();
+    const pending = deferred<Verdict>();
     let calls = 0;
-    const compute = (): Promise<CachedIdentity> => {
+    const compute = (): Promise<Verdict> => {
       calls++;
       return pending.promise;
     };
     const results = Array.from({ length: 50 }, () => cache.resolve('k1', 'alice', compute));
     expect(calls).toBe(1);
     const identity = { username: 'alice' };
-    pending.resolve(identity);
+    pending.resolve(verdict(identity));
     const settled = await Promise.all(results);
     expect(settled).toHaveLength(50);
     for (const result of settled) expect(result).toBe(identity);
@@ -148,23 +192,23 @@ describe('CredentialCache', () => {
 
   it('does not share a computation between different keys', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const pending = deferred<CachedIdentity>();
+    const pending = deferred<Verdict>();
     let calls = 0;
-    const compute = (): Promise<CachedIdentity> => {
+    const compute = (): Promise<Verdict> => {
       calls++;
       return pending.promise;
     };
     const first = cache.resolve('k1', 'alice', compute);
     const second = cache.resolve('k2', 'alice', compute);
     expect(calls).toBe(2);
-    pending.resolve(ALICE);
+    pending.resolve(verdict(ALICE));
     await Promise.all([first, second]);
   });
 
   it('does not cache a rejected computation: every waiter sees the error, the next call computes again', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const pending = deferred<CachedIdentity>();
-    const failing = (): Promise<CachedIdentity> => pending.promise;
+    const pending = deferred<Verdict>();
+    const failing = (): Promise<Verdict> => pending.promise;
     const waiters = Array.from({ length: 3 }, () => cache.resolve('k1', 'alice', failing));
     pending.reject(new Error('database down'));
     for (const waiter of waiters) await expect(waiter).rejects.toThrow('database down');
@@ -177,9 +221,9 @@ describe('CredentialCache', () => {
 
   it("invalidateUser drops that user's positive and negative entries, and only that user's", async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    await cache.resolve('alice-right', 'alice', () => Promise.resolve(ALICE));
-    await cache.resolve('alice-wrong', 'alice', () => Promise.resolve(null));
-    await cache.resolve('bob-right', 'bob', () => Promise.resolve(BOB));
+    await cache.resolve('alice-right', 'alice', () => Promise.resolve(verdict(ALICE)));
+    await cache.resolve('alice-wrong', 'alice', () => Promise.resolve(verdict(null)));
+    await cache.resolve('bob-right', 'bob', () => Promise.resolve(verdict(BOB)));
     expect(cache.size).toBe(3);
 
     cache.invalidateUser('alice');
@@ -196,7 +240,7 @@ describe('CredentialCache', () => {
 
   it('does not store a computation that was in flight when its user was invalidated', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const stale = deferred<CachedIdentity>();
+    const stale = deferred<Verdict>();
     const before = cache.resolve('k1', 'alice', () => stale.promise);
 
     cache.invalidateUser('alice');
@@ -207,7 +251,7 @@ describe('CredentialCache', () => {
     expect(fresh.calls()).toBe(1);
     await expect(after).resolves.toBeNull();
 
-    stale.resolve(ALICE);
+    stale.resolve(verdict(ALICE));
     await expect(before).resolves.toEqual(ALICE); // its own caller still gets its answer
     // The stale result did not overwrite the fresh one.
     const probe = counting(ALICE);
@@ -217,10 +261,10 @@ describe('CredentialCache', () => {
 
   it('does not store an in-flight result of an invalidated user even with nothing cached since', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const stale = deferred<CachedIdentity>();
+    const stale = deferred<Verdict>();
     const before = cache.resolve('k1', 'alice', () => stale.promise);
     cache.invalidateUser('alice');
-    stale.resolve(ALICE);
+    stale.resolve(verdict(ALICE));
     await before;
     expect(cache.size).toBe(0);
     const probe = counting(null);
@@ -230,10 +274,10 @@ describe('CredentialCache', () => {
 
   it('keeps storing computations of other users during an invalidation', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10, now: clock().now });
-    const bobCheck = deferred<CachedIdentity>();
+    const bobCheck = deferred<Verdict>();
     const pending = cache.resolve('k-bob', 'bob', () => bobCheck.promise);
     cache.invalidateUser('alice');
-    bobCheck.resolve(BOB);
+    bobCheck.resolve(verdict(BOB));
     await pending;
     expect(cache.size).toBe(1);
   });

@@ -3,8 +3,18 @@ import { hash, randomBytes } from 'node:crypto';
 /** Who a verified credential belongs to; null records a refused credential. */
 export type CachedIdentity = { readonly username: string } | null;
 
-interface Entry {
+/**
+ * The outcome of one password check and what it was decided against: `basis` fingerprints the
+ * stored password hash (`fingerprint`), or is null when the user did not exist. As long as the
+ * stored hash is the same, so is the outcome.
+ */
+export interface Verdict {
   readonly identity: CachedIdentity;
+  readonly basis: string | null;
+}
+
+interface Entry {
+  readonly verdict: Verdict;
   readonly username: string;
   readonly expiresAt: number;
 }
@@ -27,6 +37,10 @@ export interface CredentialCacheOptions {
  * - Bounded in size (least recently used goes first) and in time (`ttlMs`), and everything about
  *   a user is dropped when that user changes in this process (`invalidateUser`). A change made
  *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`.
+ * - An expired verdict is not used, but handed to the next computation for the same credentials
+ *   (`resolve`), which may confirm it by reading the user again instead of hashing again: with
+ *   scrypt's 128 MiB and 0.3 s, a re-hash every `ttlMs` stalled every request with those
+ *   credentials and doubled the process's RSS for a moment.
  * - Refusals are cached too, so repeating the same wrong credentials costs no new hash.
  * - Concurrent lookups of the same uncached credentials share one computation (single-flight).
  */
@@ -47,24 +61,34 @@ export class CredentialCache {
   }
 
   keyOf(authorizationHeader: string): string {
-    return hash('sha256', this.secret + authorizationHeader, 'base64');
+    return this.fingerprint(authorizationHeader);
+  }
+
+  /** A keyed SHA-256 of `text` under this cache's secret: comparable, not reversible offline. */
+  fingerprint(text: string): string {
+    return hash('sha256', this.secret + text, 'base64');
   }
 
   /**
    * The cached identity for `key`, or the result of `compute` (shared with every concurrent
-   * caller for the same key). A rejected computation is not cached.
+   * caller for the same key), which gets the expired verdict for `key` when there is one. A
+   * rejected computation is not cached.
    */
-  resolve(key: string, username: string, compute: () => Promise<CachedIdentity>): Promise<CachedIdentity> {
+  resolve(
+    key: string,
+    username: string,
+    compute: (expired: Verdict | undefined) => Promise<Verdict>,
+  ): Promise<CachedIdentity> {
     const cached = this.peek(key);
     if (cached !== undefined) return Promise.resolve(cached);
     const pending = this.inFlight.get(key);
     if (pending) return pending.computation;
 
     const generation = this.generations.get(username) ?? 0;
-    const computation = compute()
-      .then((identity) => {
-        if ((this.generations.get(username) ?? 0) === generation) this.store(key, username, identity);
-        return identity;
+    const computation = compute(this.entries.get(key)?.verdict)
+      .then((verdict) => {
+        if ((this.generations.get(username) ?? 0) === generation) this.store(key, username, verdict);
+        return verdict.identity;
       })
       .finally(() => {
         if (this.inFlight.get(key)?.computation === computation) this.inFlight.delete(key);
@@ -75,16 +99,15 @@ export class CredentialCache {
 
   /**
    * The live cached outcome for `key`, synchronously: an identity, null for a refusal, or
-   * undefined when there is none (the credentials must be checked).
+   * undefined when there is none or it expired (the credentials must be checked).
    */
   peek(key: string): CachedIdentity | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) return undefined;
+    if (entry === undefined || entry.expiresAt <= this.now()) return undefined;
     // Re-inserting keeps the Map in least-recently-used order.
+    this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.identity;
+    return entry.verdict.identity;
   }
 
   /** Forgets every outcome, positive or negative, for credentials naming `username`. */
@@ -103,9 +126,10 @@ export class CredentialCache {
     return this.entries.size;
   }
 
-  private store(key: string, username: string, identity: CachedIdentity): void {
+  private store(key: string, username: string, verdict: Verdict): void {
     if (this.options.ttlMs <= 0) return;
-    this.entries.set(key, { identity, username, expiresAt: this.now() + this.options.ttlMs });
+    this.entries.delete(key);
+    this.entries.set(key, { verdict, username, expiresAt: this.now() + this.options.ttlMs });
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);

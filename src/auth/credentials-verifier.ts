@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthMetrics } from '../metrics/auth.metrics.js';
 import type { BasicCredentials } from './basic-credentials.js';
-import { type CachedIdentity, CredentialCache } from './credential-cache.js';
+import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UsersService } from './users.service.js';
 
@@ -25,15 +25,24 @@ export class CredentialsVerifier {
 
   /** The user the credentials belong to, or null. Rejects only when the database fails. */
   verify(authorizationHeader: string, credentials: BasicCredentials): Promise<CachedIdentity> {
-    return this.cache.resolve(this.cache.keyOf(authorizationHeader), credentials.username, () =>
-      this.check(credentials),
+    return this.cache.resolve(this.cache.keyOf(authorizationHeader), credentials.username, (expired) =>
+      this.check(credentials, expired),
     );
   }
 
-  private async check({ username, password }: BasicCredentials): Promise<CachedIdentity> {
-    this.metrics.recordPasswordCheck();
+  /**
+   * Reads the user; hashes the password only when there is no earlier verdict for these exact
+   * credentials decided against what is stored now (the same password hash, or still no such
+   * user). A password changed or a user removed elsewhere changes the stored hash, so those
+   * credentials are checked again, against the new state.
+   */
+  private async check({ username, password }: BasicCredentials, expired: Verdict | undefined): Promise<Verdict> {
     const user = await this.users.find(username);
-    if (!user) return this.hasher.verifyUnknownUser(password).then(() => null);
-    return (await this.hasher.verify(password, user.passwordHash)) ? { username: user.username } : null;
+    const basis = user ? this.cache.fingerprint(user.passwordHash) : null;
+    if (expired !== undefined && expired.basis === basis) return expired;
+    this.metrics.recordPasswordCheck();
+    if (!user) return this.hasher.verifyUnknownUser(password).then(() => ({ identity: null, basis }));
+    const valid = await this.hasher.verify(password, user.passwordHash);
+    return { identity: valid ? { username: user.username } : null, basis };
   }
 }
