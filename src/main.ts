@@ -1,9 +1,22 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { setFlagsFromString } from 'node:v8';
 import { createApp, handleShutdownSignals } from './app.setup.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 
+/**
+ * Under load, V8 lets the old generation grow to up to four times the live heap (~35 MiB here)
+ * between full collections: 240-260 MiB of RSS. Twice the live heap keeps it near 180 MiB, for
+ * about 0.5% more CPU in full collections (README, Performance). A `--heap-growing-percent` given
+ * to node on the command line wins (NODE_OPTIONS cannot carry it).
+ */
+function boundHeapGrowth(): void {
+  if (process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return;
+  setFlagsFromString('--heap-growing-percent=100');
+}
+
 async function main(): Promise<void> {
+  boundHeapGrowth();
   let config;
   try {
     config = loadConfig(process.env);
