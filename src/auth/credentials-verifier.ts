@@ -16,8 +16,8 @@ export class CredentialsVerifier {
   ) {}
 
   /**
-   * The cached verdict for an Authorization header, without any work beyond one keyed hash: the user,
-   * null when these exact credentials were refused, or undefined when they must be checked.
+   * The cached verdict for an Authorization header, without any work beyond one keyed hash: the
+   * user, null when these exact credentials were refused, or undefined when they must be checked.
    */
   cached(authorizationHeader: string): CachedIdentity | undefined {
     return this.cache.peek(this.cache.keyOf(authorizationHeader));
