@@ -21,6 +21,9 @@
  *   ratios, each between two runs made seconds apart on a machine whose speed drifts;
  * - on SQLite, and on MySQL/MariaDB when MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306)
  *   answers, in a database created for the run and dropped at the end;
+ * - beside the service on each database, the mandated stack's floor (mandated-floor-server.ts: the
+ *   design card's Nest + Passport + class-validator + TypeORM doing the contract's minimum, on a
+ *   database of its own): a target it misses too is out of reach on that stack;
  * - again with 1,000,000 stored events (--events), in alternation with a second service on an
  *   empty table of the same kind (the control), to compare latency run by run;
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
@@ -40,6 +43,8 @@ import { buildService } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
 import { onCleanup, runCleanup } from './cleanup.js';
 import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
   AUTH_FAILURE_LIMIT,
   AUTH_FAILURE_WINDOW_SECONDS,
   MYSQL_TEST_URL,
@@ -58,6 +63,7 @@ import {
   compareFloor,
   evaluateTargets,
   renderReport,
+  stackOf,
   writeJson,
   type BenchReport,
   type ReferenceLabel,
@@ -181,6 +187,30 @@ async function startReference(context: Context, label: ReferenceLabel): Promise<
   return server;
 }
 
+/**
+ * The mandated stack's floor (mandated-floor-server.ts) on a database of its own of the same
+ * kind: the same user, seeded and deleted like the service's.
+ */
+async function startStackFloor(context: Context, database: BenchDatabase): Promise<StartedServer> {
+  const label = stackOf(database.kind);
+  say(`\n# Starting the mandated stack's floor on ${database.kind}`);
+  const server = await ServerProcess.start({
+    name: label,
+    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', 'mandated-floor-server.ts')],
+    env: { DATABASE_URL: database.url, ADMIN_USERNAME, ADMIN_PASSWORD },
+    logFile: join(context.dir, `${label}.log`),
+    pinning: context.pinning,
+  });
+  try {
+    await waitReady(server.port, 30_000, 20, () => server.process.running);
+  } catch (error) {
+    await server.stop();
+    throw new Error(`${label}: ${errorText(error)}\n${server.process.logTail()}`, { cause: error });
+  }
+  await recordIdleRss(context, label, server);
+  return server;
+}
+
 /** The service on a database; single-flight is measured first, while nothing has authenticated. */
 async function startDatabaseService(
   context: Context,
@@ -212,11 +242,13 @@ async function startDatabaseService(
 }
 
 /**
- * The regular runs: the references and the service on every database, all started at once (idle
- * between their turns) and measured in alternation, workload by workload (measureInterleaved).
+ * The regular runs: the references, and the service and the mandated stack's floor on every
+ * database, all started at once (idle between their turns) and measured in alternation, workload
+ * by workload (measureInterleaved).
  */
 async function runRegular(context: Context, mysql: BenchDatabase | undefined): Promise<void> {
   const started: StartedServer[] = [];
+  const stackMysql = mysql ? await mysqlDatabase() : undefined;
   try {
     const subjects: Subject[] = [];
     for (const label of ['baseline', 'nest-floor'] as const) {
@@ -231,6 +263,12 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
       const server = await startDatabaseService(context, database, singleFlight);
       started.push(server);
       subjects.push(subjectOf(context, database.kind, server, database));
+      const stackDatabase = database.kind === 'sqlite' ? sqliteDatabase(context.dir, 'stack.sqlite') : stackMysql;
+      if (stackDatabase) {
+        const stack = await startStackFloor(context, stackDatabase);
+        started.push(stack);
+        subjects.push(subjectOf(context, stackOf(database.kind), stack, stackDatabase));
+      }
     }
     for (const workload of context.options.only) {
       say(`\n# ${workload}: ${subjects.map((subject) => subject.label).join(', ')}, in alternation`);
@@ -241,6 +279,7 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
     }
   } finally {
     for (const server of started) await server.stop();
+    await stackMysql?.drop();
   }
 }
 
@@ -372,7 +411,11 @@ async function main(): Promise<number> {
         'some tens of MiB the compiled service does not carry: compare RSS between the references, not with the service',
       'floor: bare NestJS 12 (platform-express, default body parsers, no pipes/guards/interceptors/filters, logger off) ' +
         "doing the baseline's work through one controller; its ratio is informational, not a target",
-      'delete: events seeded straight into the database before each run (unused ones removed after it); the references delete random ids',
+      "mandated stack's floor: Nest, a Passport Basic guard whose check is one Map lookup, class-validator DTOs through " +
+        "ValidationPipe and the service's TypeORM store (group commit on SQLite, batched statements on MySQL), on a " +
+        'database of its own; no request ids, log lines, metrics, security headers, problem details or failure limiter: ' +
+        'a ratio or p99 target it misses is out of reach for any service on the mandated stack, on this machine',
+      'delete: events seeded straight into the database before each run (unused ones removed after it); the bare references delete random ids',
     ],
     results: [],
     idleRss: [],

@@ -1,0 +1,160 @@
+/**
+ * The benchmark's third reference: the design card's mandated stack doing the contract's minimum
+ * and nothing else, with the techniques the service uses. NestJS on platform-express; a Basic
+ * guard on @nestjs/passport + passport-http that, like the service's, answers a known
+ * Authorization header from a Map of verdicts and sends the rest through passport, whose check is
+ * one Map lookup (the floor of a cached check: no hash, no expiry, no failure limiter); class-validator/class-transformer DTOs through Nest's ValidationPipe; the service's own TypeORM
+ * entity, migrations and store (group commit on SQLite, batched statements on MySQL), so every
+ * 201 and 204 is durable as the contract asks. No request ids, log lines, metrics, security
+ * headers, problem details, failure limiter or OpenAPI document.
+ *
+ * What the service adds on top of this is its own cost; what this costs against the Express
+ * baseline is the floor of the mandated stack: a ratio target this reference misses cannot be
+ * met by any service built on that stack.
+ *
+ * Started like the other references (`node --import tsx`), with DATABASE_URL (a database of its
+ * own, migrated at start), ADMIN_USERNAME and ADMIN_PASSWORD (the one user) and PORT (default 0);
+ * writes `Listening on http://127.0.0.1:<port>` once it listens. GET /health/ready (no auth)
+ * answers once the database does, like the service's.
+ *
+ * tsx (esbuild) emits no decorator metadata: the pipes get their DTO class through
+ * `expectedType` instead of the parameter's design type, the controller its store through @Inject.
+ */
+import 'reflect-metadata';
+import {
+  Body,
+  Controller,
+  ConflictException,
+  Delete,
+  type ExecutionContext,
+  Get,
+  HttpCode,
+  Inject,
+  Injectable,
+  Module,
+  NotFoundException,
+  Param,
+  Post,
+  Res,
+  UnauthorizedException,
+  UseGuards,
+  ValidationPipe,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
+import type { Request, Response } from 'express';
+import type { Server } from 'node:http';
+import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { parseDatabaseUrl } from '../src/config/app-config.js';
+import { buildDataSourceOptions } from '../src/database/database-options.js';
+import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-event.dto.js';
+import { EventIdParams } from '../src/special-events/dto/event-id.params.js';
+import { SpecialEvent } from '../src/special-events/special-event.entity.js';
+import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
+
+const username = process.env.ADMIN_USERNAME ?? '';
+const password = process.env.ADMIN_PASSWORD ?? '';
+const users = new Map([[`${username}:${password}`, { username }]]);
+/** Verdicts by Authorization header, as the service's credential cache keeps them (false: refused). */
+const verdicts = new Map<string, { username: string } | false>();
+
+@Injectable()
+class MapBasicStrategy extends PassportStrategy(HttpBasicStrategy, 'basic') {
+  constructor() {
+    super({ passReqToCallback: true });
+  }
+
+  validate(request: Request, user: string, pass: string): { username: string } | false {
+    const verdict = users.get(`${user}:${pass}`) ?? false;
+    verdicts.set(request.headers.authorization ?? '', verdict);
+    return verdict;
+  }
+}
+
+/** Like the service's guard: a known header is answered from the verdicts, the rest go through passport. */
+@Injectable()
+class BasicGuard extends AuthGuard('basic') {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const verdict = verdicts.get(request.headers.authorization ?? '');
+    if (verdict === false) throw new UnauthorizedException();
+    if (verdict) {
+      request.user = verdict;
+      return true;
+    }
+    return (await super.canActivate(context)) as boolean;
+  }
+}
+
+const validation = { whitelist: true, forbidNonWhitelisted: true, transform: true } as const;
+
+@Controller('special-events')
+@UseGuards(BasicGuard)
+class SpecialEventsController {
+  constructor(@Inject(SpecialEventsStore) private readonly store: SpecialEventsStore) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(
+    @Body(new ValidationPipe({ ...validation, expectedType: CreateSpecialEventDto })) body: CreateSpecialEventDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEvent> {
+    const event = Object.assign(new SpecialEvent(), body, { eventId: body.eventId ?? uuidv7() });
+    if (!(await this.store.insert(event))) throw new ConflictException();
+    response.location(`/special-events/${event.eventId}`);
+    return event;
+  }
+
+  @Delete(':eventId')
+  @HttpCode(204)
+  async remove(
+    @Param(new ValidationPipe({ ...validation, expectedType: EventIdParams })) params: EventIdParams,
+  ): Promise<void> {
+    if (!(await this.store.delete(params.eventId))) throw new NotFoundException();
+  }
+}
+
+/** What the benchmark polls after seeding (waitReady), as on the service; never under load. */
+@Controller('health')
+class HealthController {
+  @Get('ready')
+  async ready(): Promise<{ status: string }> {
+    await dataSource.query('SELECT 1');
+    return { status: 'ok' };
+  }
+}
+
+const database = parseDatabaseUrl(process.env.DATABASE_URL ?? 'sqlite::memory:');
+const dataSource = new DataSource({ ...buildDataSourceOptions(database, true), logger: undefined, logging: false });
+await dataSource.initialize();
+
+@Module({
+  imports: [PassportModule],
+  controllers: [SpecialEventsController, HealthController],
+  providers: [MapBasicStrategy, { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource) }],
+})
+class MandatedFloorModule {}
+
+const app = await NestFactory.create<NestExpressApplication>(MandatedFloorModule, { logger: false });
+app.disable('x-powered-by');
+app.set('etag', false);
+app.useBodyParser('json', { limit: '256kb' });
+await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+
+const server = app.getHttpServer() as Server;
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
+
+const shutdown = (): void => {
+  server.closeAllConnections();
+  void app
+    .close()
+    .then(() => dataSource.destroy())
+    .then(() => process.exit(0));
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);
