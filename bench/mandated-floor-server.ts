@@ -44,7 +44,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AuthGuard, PassportModule, PassportStrategy } from '@nestjs/passport';
 import type { Request, Response } from 'express';
-import type { Server } from 'node:http';
 import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
@@ -54,6 +53,7 @@ import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-
 import { EventIdParams } from '../src/special-events/dto/event-id.params.js';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
 import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
+import { serveReference } from './reference-app.js';
 
 const username = process.env.ADMIN_USERNAME ?? '';
 const password = process.env.ADMIN_PASSWORD ?? '';
@@ -138,23 +138,6 @@ await dataSource.initialize();
 })
 class MandatedFloorModule {}
 
-const app = await NestFactory.create<NestExpressApplication>(MandatedFloorModule, { logger: false });
-app.disable('x-powered-by');
-app.set('etag', false);
-app.useBodyParser('json', { limit: '256kb' });
-await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
-
-const server = app.getHttpServer() as Server;
-const address = server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
-
-const shutdown = (): void => {
-  server.closeAllConnections();
-  void app
-    .close()
-    .then(() => dataSource.destroy())
-    .then(() => process.exit(0));
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+await serveReference(await NestFactory.create<NestExpressApplication>(MandatedFloorModule, { logger: false }), () =>
+  dataSource.destroy(),
+);

@@ -17,8 +17,8 @@ import { Body, Controller, Delete, HttpCode, Module, Param, Post, Res } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import type { Server } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
+import { serveReference } from './reference-app.js';
 
 @Controller('special-events')
 class SpecialEventsController {
@@ -42,24 +42,4 @@ class SpecialEventsController {
 @Module({ controllers: [SpecialEventsController] })
 class FloorModule {}
 
-const app = await NestFactory.create<NestExpressApplication>(FloorModule, { logger: false });
-app.disable('x-powered-by');
-// Like the baseline: Express would otherwise hash every response body for an ETag.
-app.set('etag', false);
-// Registered before init, it replaces Nest's default JSON parser (also express.json) so the limit
-// matches the baseline's; Nest still adds its default urlencoded parser, which JSON requests skip.
-app.useBodyParser('json', { limit: '256kb' });
-await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
-
-const server = app.getHttpServer() as Server;
-const address = server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
-
-const shutdown = (): void => {
-  // Like the baseline: keep-alive connections of the load generator must not hold the exit.
-  server.closeAllConnections();
-  void app.close().then(() => process.exit(0));
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+await serveReference(await NestFactory.create<NestExpressApplication>(FloorModule, { logger: false }));

@@ -143,11 +143,17 @@ function subjectOf(
   };
 }
 
-async function startService(context: Context, database: BenchDatabase, name: string): Promise<StartedServer> {
+/** Starts a server and waits until GET /health/ready answers 200 (stopping it if it never does). */
+async function startReady(
+  context: Context,
+  name: string,
+  nodeArgs: string[],
+  env: Record<string, string>,
+): Promise<StartedServer> {
   const server = await ServerProcess.start({
     name,
-    nodeArgs: [context.entry],
-    env: serviceEnv(database.url, database.env),
+    nodeArgs,
+    env,
     logFile: join(context.dir, `${name.replace(/\W+/g, '-')}.log`),
     pinning: context.pinning,
   });
@@ -158,6 +164,10 @@ async function startService(context: Context, database: BenchDatabase, name: str
     throw new Error(`${name}: ${errorText(error)}\n${server.process.logTail()}`, { cause: error });
   }
   return server;
+}
+
+function startService(context: Context, database: BenchDatabase, name: string): Promise<StartedServer> {
+  return startReady(context, name, [context.entry], serviceEnv(database.url, database.env));
 }
 
 /** Reads and records the idle RSS of a server that just became ready. */
@@ -194,19 +204,16 @@ async function startReference(context: Context, label: ReferenceLabel): Promise<
 async function startStackFloor(context: Context, database: BenchDatabase): Promise<StartedServer> {
   const label = stackOf(database.kind);
   say(`\n# Starting the mandated stack's floor on ${database.kind}`);
-  const server = await ServerProcess.start({
-    name: label,
-    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', 'mandated-floor-server.ts')],
-    env: { DATABASE_URL: database.url, ADMIN_USERNAME, ADMIN_PASSWORD },
-    logFile: join(context.dir, `${label}.log`),
-    pinning: context.pinning,
-  });
-  try {
-    await waitReady(server.port, 30_000, 20, () => server.process.running);
-  } catch (error) {
-    await server.stop();
-    throw new Error(`${label}: ${errorText(error)}\n${server.process.logTail()}`, { cause: error });
-  }
+  const server = await startReady(
+    context,
+    label,
+    ['--import', 'tsx', join(ROOT, 'bench', 'mandated-floor-server.ts')],
+    {
+      DATABASE_URL: database.url,
+      ADMIN_USERNAME,
+      ADMIN_PASSWORD,
+    },
+  );
   await recordIdleRss(context, label, server);
   return server;
 }
