@@ -30,7 +30,10 @@ export interface Plan {
 export interface Subject {
   readonly label: ServerLabel;
   readonly server: StartedServer;
-  /** The service's database (absent for the references: baseline and floor). */
+  /**
+   * The server's database: the service's or the mandated stack floor's (absent for the bare
+   * baseline and the bare Nest floor).
+   */
   readonly database?: BenchDatabase;
   readonly validAuthorization: string;
   readonly wrongAuthorization: string;
