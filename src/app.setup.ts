@@ -56,7 +56,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.disable('x-powered-by');
   // No handler uses ETags; Express would otherwise hash every response body.
   app.set('etag', false);
-  app.set('trust proxy', config.trustProxy);
+  // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
+  app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   if (config.corsOrigins.length > 0) {
     // A listed origin gets CORS headers; any other origin none (but Vary: Origin). Preflights are
     // answered here, 204 without credentials, so they never reach authentication.

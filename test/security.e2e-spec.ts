@@ -907,3 +907,58 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
     expect((await post(t, AUTH, validEvent(), '127.0.0.4')).status).toBe(201);
   });
 });
+
+// =============================================================================================
+// Behind a proxy: TRUST_PROXY names what to trust, never "everything"
+// =============================================================================================
+
+describe.each([
+  ['a hop count', '1'],
+  ['the proxy addresses', 'loopback'],
+])('TRUST_PROXY as %s (%s): the client address is the one the trusted proxy saw', (_label, trustProxy) => {
+  const LIMIT = 3;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      TRUST_PROXY: trustProxy,
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A create sent by the proxy (this test, on 127.0.0.1) with the X-Forwarded-For it built. */
+  function viaProxy(forwardedFor: string, authorization: string): Promise<Exchange> {
+    return send(t, {
+      method: 'POST',
+      path: '/special-events',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+      body: JSON.stringify(validEvent()),
+    });
+  }
+
+  it('a guesser rotating the leftmost X-Forwarded-For entry (its own forgery) is still counted and gets 429', async () => {
+    const guesser = '203.0.113.50';
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await viaProxy(`198.51.100.${i + 1}, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+      expectUnauthorized(asResponse(res), '/special-events');
+    }
+    const limited = await viaProxy(`198.51.100.99, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('forged entries naming another client do not get that client blocked', async () => {
+    const victim = '203.0.113.51';
+    const guesser = '203.0.113.52';
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const res = await viaProxy(`${victim}, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+      expect([401, 429]).toContain(res.status);
+    }
+    expect((await viaProxy(victim, AUTH)).status).toBe(201);
+  });
+});

@@ -102,12 +102,34 @@ describe('loadConfig', () => {
     ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: 'ten' }],
     ['AUTH_CACHE_TTL_SECONDS', { AUTH_CACHE_TTL_SECONDS: '-5' }],
     ['DB_MIGRATIONS_RUN', { DB_MIGRATIONS_RUN: 'maybe' }],
-    ['TRUST_PROXY', { TRUST_PROXY: '2' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'loopback, proxy.example.org' }],
     ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
   ])('rejects an invalid %s, naming it: %j', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads TRUST_PROXY as off, a hop count, or proxy addresses, subnets and Express names', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1 , fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true with a message saying what to give instead', () => {
+    expect(configErrorOf({ TRUST_PROXY: 'true' }).message).toMatch(
+      /^Invalid configuration: TRUST_PROXY must not trust every proxy .*number of proxies.*addresses/,
+    );
   });
 
   it('names both admin variables when only ADMIN_USERNAME is set', () => {

@@ -22,6 +22,8 @@ export interface DatabasePoolConfig {
   readonly queryTimeoutMs: number;
 }
 
+export type TrustProxy = false | number | readonly string[];
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface AuthConfig {
@@ -43,7 +45,11 @@ export interface AppConfig {
   readonly admin: { readonly username: string; readonly password: string } | null;
   readonly corsOrigins: readonly string[];
   readonly logLevel: LogLevel;
-  readonly trustProxy: boolean;
+  /**
+   * Express's `trust proxy`: false (the socket address), the number of proxies in front, or the
+   * proxies' addresses and subnets. Never "trust everything" (see `trustProxy`).
+   */
+  readonly trustProxy: TrustProxy;
   /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
   readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
@@ -84,7 +90,7 @@ export function loadConfig(env: Env): AppConfig {
     admin: admin(env),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
     metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,
@@ -146,6 +152,49 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes', 'on'].includes(raw)) return true;
   if (['false', '0', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(name, 'must be true or false');
+}
+
+/** Express's named address sets for `trust proxy`. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `false` (the default), a hop count, or a comma-separated list of proxy addresses, CIDR subnets
+ * and Express's names (loopback, linklocal, uniquelocal). `true` is refused: Express would then
+ * take the leftmost X-Forwarded-For entry, which the client writes, so every client could choose
+ * the address the failure limiter counts.
+ */
+function trustProxy(env: Env, name: string): TrustProxy {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined || ['false', 'no', 'off'].includes(raw)) return false;
+  if (['true', 'yes', 'on'].includes(raw)) {
+    throw new ConfigError(
+      name,
+      'must not trust every proxy (a client could then choose its own address): give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. 10.0.0.0/8, loopback)',
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError(name, 'must be a hop count from 0 to 10, or proxy addresses');
+    return hops === 0 ? false : hops;
+  }
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    if (!PROXY_NAMES.includes(value) && !isAddressOrSubnet(value)) {
+      throw new ConfigError(
+        name,
+        `has an entry that is not an IP address, a CIDR subnet or ${PROXY_NAMES.join('/')}: "${value}"`,
+      );
+    }
+    return value;
+  });
+}
+
+function isAddressOrSubnet(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
