@@ -843,22 +843,23 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
     expectApiSecurityHeaders(res.headers);
   }
 
-  it('many successes then limit-1 failures: still 401 and valid credentials work; the limit-th failure blocks with 429', async () => {
+  it('many successes then limit-1 wrong passwords: still 401 and valid credentials work; the limit-th blocks that user name with 429', async () => {
     const from = '127.0.0.2';
+    const wrong = (): string => basicHeader(TEST_USER, `wrong-${rand()}`);
     for (let i = 0; i < 25; i++) expect((await post(t, AUTH, validEvent(), from)).status).toBe(201);
     for (let i = 0; i < LIMIT - 1; i++) {
-      expectUnauthorized(
-        asResponse(await post(t, basicHeader(TEST_USER, `wrong-${rand()}`), validEvent(), from)),
-        '/special-events',
-      );
+      expectUnauthorized(asResponse(await post(t, wrong(), validEvent(), from)), '/special-events');
     }
-    // Successes between the failures neither count nor reset anything.
+    // Successes between the failures, and requests without credentials, neither count nor reset anything.
     for (let i = 0; i < 5; i++) expect((await post(t, AUTH, validEvent(), from)).status).toBe(201);
-    expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
-    // Now every protected request from this address is refused, valid credentials included.
+    for (let i = 0; i < 5; i++) {
+      expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
+    }
+    expectUnauthorized(asResponse(await post(t, wrong(), validEvent(), from)), '/special-events');
+    // Now every request naming that user from this address is refused, the right password included.
     const event = validEvent();
     expectLimited(await post(t, AUTH, event, from));
-    expectLimited(await post(t, undefined, validEvent(), from));
+    expectLimited(await post(t, wrong(), validEvent(), from));
     const path = `/special-events/${event.eventId as string}`;
     expectLimited(await send(t, { method: 'DELETE', path, headers: { Authorization: AUTH }, from }), path);
     // The blocked create did not happen: from another address, the event does not exist.
@@ -867,7 +868,8 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
       404,
       path,
     );
-    // The operations endpoints are not throttled.
+    // A request without credentials still gets the challenge; the operations endpoints are not throttled.
+    expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
     expect((await send(t, { path: '/health/live', from })).status).toBe(200);
   });
 
@@ -879,7 +881,7 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
         method: 'POST',
         path: '/special-events',
         headers: {
-          Authorization: basicHeader(`nobody-${rand()}`, `pw-${rand()}`),
+          Authorization: basicHeader(TEST_USER, `wrong-${rand()}`),
           'Content-Type': 'application/json',
           'X-Forwarded-For': `198.51.100.${i + 1}`,
         },

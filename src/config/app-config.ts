@@ -30,9 +30,15 @@ export interface AuthConfig {
   /** How long a verified (or refused) credential is trusted without a new hash. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
-  /** Failed authentications from one address within the window before 429. */
+  /** Wrong credentials from one address for one user name within the window before 429. */
   readonly failureLimit: number;
+  /** Wrong credentials from one address across user names within the window before 429. */
+  readonly failureAddressLimit: number;
   readonly failureWindowMs: number;
+  /** Password hashes computed at once (each takes 64 MiB and a libuv thread). */
+  readonly hashConcurrency: number;
+  /** Longest a password check waits for a hash slot before 503. */
+  readonly hashMaxWaitMs: number;
 }
 
 export interface AppConfig {
@@ -96,7 +102,10 @@ export function loadConfig(env: Env): AppConfig {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
       failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
+      failureAddressLimit: integer(env, 'AUTH_FAILURE_ADDRESS_LIMIT', 50, 1, 1_000_000),
       failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+      hashConcurrency: integer(env, 'AUTH_HASH_CONCURRENCY', 2, 1, 64),
+      hashMaxWaitMs: integer(env, 'AUTH_HASH_MAX_WAIT_MS', 5000, 100, 600_000),
     },
   };
 }
