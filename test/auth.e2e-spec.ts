@@ -708,7 +708,7 @@ describe('only credentials that were sent and wrong count, per address and user 
     expectLimited(await postFrom(t, from, AUTH), 60);
     expectStatus(await postFrom(t, from, basicHeader(regular, regularPassword)), 201);
     expectStatus(await postFrom(t, '127.0.1.6', AUTH), 201);
-  });
+  }, 120_000);
 
   it('in-flight checks count at once: of 40 concurrent wrong passwords exactly LIMIT are checked, the rest get 429', async () => {
     const from = '127.0.1.7';
@@ -733,7 +733,7 @@ describe('the failure window', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '5' });
+    t = await createTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' });
   });
 
   afterAll(async () => {
@@ -749,10 +749,10 @@ describe('the failure window', () => {
     await expectAccepted(t, AUTH);
     expectUnauthorized(await post(t, wrong), '/special-events');
     const limited = await post(t, AUTH);
-    expectLimited(limited, 5);
+    expectLimited(limited, 15);
     await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
     await expectAccepted(t, AUTH);
-  });
+  }, 60_000);
 });
 
 describe('a bound on concurrent password hashes', () => {
@@ -764,6 +764,9 @@ describe('a bound on concurrent password hashes', () => {
       AUTH_FAILURE_LIMIT: '3',
       AUTH_FAILURE_ADDRESS_LIMIT: '24',
       AUTH_HASH_CONCURRENCY: String(CONCURRENCY),
+      // Long enough that no check is refused for the machine's slowness (the refusal itself is
+      // unit-tested in hash-gate.spec.ts): this test is about the bound and the order.
+      AUTH_HASH_MAX_WAIT_MS: '120000',
     });
   });
 
@@ -775,15 +778,18 @@ describe('a bound on concurrent password hashes', () => {
     vi.restoreAllMocks();
   });
 
-  it('a flood of guesses across names never runs more than AUTH_HASH_CONCURRENCY hashes, and a new valid user elsewhere is served', async () => {
+  it('a flood of guesses across names never runs more than AUTH_HASH_CONCURRENCY hashes, and a new valid user elsewhere is next in line', async () => {
     const user = `elsewhere-${suffix()}`;
     const password = 'elsewhere-password-1234';
     await t.app.get(UsersService).add(user, password);
     let running = 0;
     let peak = 0;
+    /** The password of each hash, in the order they started. */
+    const started: string[] = [];
     const hasher = t.app.get(PasswordHasher);
     const verify = hasher.verify.bind(hasher);
     vi.spyOn(hasher, 'verify').mockImplementation(async (...args) => {
+      started.push(args[0]);
       peak = Math.max(peak, ++running);
       try {
         return await verify(...args);
@@ -793,23 +799,24 @@ describe('a bound on concurrent password hashes', () => {
     });
     const flood = Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        postFrom(t, '127.0.2.1', basicHeader(`flood-${i}-${suffix()}`, 'flood-password-1234')),
+        postFrom(t, '127.0.2.1', basicHeader(`flood-${i}-${suffix()}`, `flood-password-${i}`)),
       ),
     );
-    await sleep(300);
+    // Once the flood's checks are queued, the valid user arrives from another address.
+    while (started.length === 0) await sleep(20);
+    const startedBefore = started.length;
     const valid = await postFrom(t, '127.0.2.2', basicHeader(user, password));
     const responses = await flood;
     expectStatus(valid, 201);
-    expect(peak).toBeGreaterThan(0);
-    expect(peak).toBeLessThanOrEqual(CONCURRENCY);
-    const statuses = new Set(responses.map((res) => res.status));
-    expect([...statuses].every((status) => [401, 429, 503].includes(status))).toBe(true);
-    expect(responses.filter((res) => res.status === 429)).toHaveLength(60 - 24);
-    for (const res of responses.filter((res) => res.status === 503)) {
-      expectProblem(res, 503, '/special-events');
-      expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    }
-  });
+    expect(peak).toBe(CONCURRENCY);
+    // Served in turn by address: the valid user's hash started within a slot or two of its
+    // arrival, not after the 20-odd flood checks queued before it.
+    expect(started.indexOf(password) - startedBefore).toBeLessThanOrEqual(CONCURRENCY + 1);
+    expect(started).toHaveLength(25);
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(24);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - 24);
+  }, 180_000);
 });
 
 // =============================================================================================

@@ -192,3 +192,86 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
     );
   }, 180_000);
 });
+
+describe('SIGTERM with clients that never finish: a bounded grace period, then exit', () => {
+  const GRACE_SECONDS = 2;
+  let database: TestDatabase;
+  let entry: string;
+
+  beforeAll(async () => {
+    entry = buildService('shutdown-grace');
+    database = await createTestDatabase('sqlite');
+  }, 120_000);
+
+  afterEach(() => killLeftovers());
+
+  afterAll(async () => {
+    killLeftovers();
+    await database?.drop();
+  });
+
+  /** A connection that writes `first`, then `next()` every 500 ms until the server closes it. */
+  function trickle(port: number, first: string, next: () => string): { closed: Promise<string> } {
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = '';
+    socket.on('connect', () => socket.write(first));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const timer = setInterval(() => {
+      if (socket.writable) socket.write(next());
+    }, 500);
+    return {
+      closed: new Promise((resolve) => {
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve(received);
+        });
+      }),
+    };
+  }
+
+  it('a client trickling headers and slow authenticated uploads are cut off after SHUTDOWN_GRACE_SECONDS; the process exits 0', async () => {
+    const service = await startService(
+      entry,
+      {
+        DATABASE_URL: database.url,
+        DB_MIGRATIONS_RUN: 'true',
+        ADMIN_USERNAME: USER,
+        ADMIN_PASSWORD: PASSWORD,
+        SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      },
+      60_000,
+    );
+    const port = Number(new URL(service.baseUrl).port);
+    // Cache the credentials, so that the uploads reach their bodies at once.
+    expect(
+      (await request(service.baseUrl).post('/special-events').set('Authorization', AUTH).send(validEvent())).status,
+    ).toBe(201);
+
+    let header = 0;
+    const headers = trickle(
+      port,
+      'POST /special-events HTTP/1.1\r\nHost: museum\r\n',
+      () => `X-Slow-${header++}: a\r\n`,
+    );
+    const uploads = Array.from({ length: 5 }, () =>
+      trickle(
+        port,
+        `POST /special-events HTTP/1.1\r\nHost: museum\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"`,
+        () => 'x',
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    const sigtermAt = Date.now();
+    service.run.signal('SIGTERM');
+    // Without a bound these connections held the process for as long as they kept sending.
+    expect(await service.run.waitForExit(GRACE_SECONDS * 1000 + 15_000)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sigtermAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 100);
+    await Promise.all([headers.closed, ...uploads.map((upload) => upload.closed)]);
+    const messages = service.run.logs().map((line) => String(line.msg));
+    const graceOver = messages.indexOf(`Grace period of ${GRACE_SECONDS} s over: closing 6 connections still open`);
+    expect(graceOver).toBeGreaterThan(0);
+    expect(messages.indexOf('Closed')).toBeGreaterThan(graceOver);
+  }, 120_000);
+});

@@ -28,6 +28,9 @@ describe('loadConfig', () => {
     expect(config.runMigrations).toBe(true);
     expect(config.trustProxy).toBe(false);
     expect(config.metricsEnabled).toBe(true);
+    expect(config.shutdownGraceSeconds).toBe(10);
+    expect(config.auth.hashConcurrency).toBe(2);
+    expect(config.auth.failureAddressLimit).toBeGreaterThan(config.auth.failureLimit);
     expect(config.auth.failureLimit).toBeGreaterThanOrEqual(1);
     expect(config.auth.cacheTtlMs).toBeGreaterThan(0);
     expect(config.auth.cacheMaxEntries).toBeGreaterThan(0);
@@ -108,6 +111,10 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'loopback, proxy.example.org' }],
     ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
+    ['SHUTDOWN_GRACE_SECONDS', { SHUTDOWN_GRACE_SECONDS: '-1' }],
+    ['AUTH_FAILURE_ADDRESS_LIMIT', { AUTH_FAILURE_ADDRESS_LIMIT: '0' }],
+    ['AUTH_HASH_CONCURRENCY', { AUTH_HASH_CONCURRENCY: '0' }],
+    ['AUTH_HASH_MAX_WAIT_MS', { AUTH_HASH_MAX_WAIT_MS: 'soon' }],
   ])('rejects an invalid %s, naming it: %j', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.variable).toBe(variable);

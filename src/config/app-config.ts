@@ -59,6 +59,8 @@ export interface AppConfig {
   /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
   readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
+  /** After SIGTERM, how long requests in flight may take before their connections are closed. */
+  readonly shutdownGraceSeconds: number;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -107,6 +109,7 @@ export function loadConfig(env: Env): AppConfig {
       hashConcurrency: integer(env, 'AUTH_HASH_CONCURRENCY', 2, 1, 64),
       hashMaxWaitMs: integer(env, 'AUTH_HASH_MAX_WAIT_MS', 5000, 100, 600_000),
     },
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
   };
 }
 
