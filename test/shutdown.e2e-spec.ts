@@ -1,5 +1,10 @@
 import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildService, startService, type RunningService } from './helpers/built-service.js';
@@ -11,7 +16,7 @@ import {
   type StoredEvent,
 } from './helpers/create-load.js';
 import { validEvent } from './helpers/problem-assertions.js';
-import { killLeftovers } from './helpers/service-process.js';
+import { childEnv, killLeftovers } from './helpers/service-process.js';
 import { basicHeader } from './helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
@@ -273,5 +278,65 @@ describe('SIGTERM with clients that never finish: a bounded grace period, then e
     const graceOver = messages.indexOf(`Grace period of ${GRACE_SECONDS} s over: closing 6 connections still open`);
     expect(graceOver).toBeGreaterThan(0);
     expect(messages.indexOf('Closed')).toBeGreaterThan(graceOver);
+  }, 120_000);
+});
+
+describe("SIGTERM with standard output's reader gone (npm start | tee log, tee killed)", () => {
+  let database: TestDatabase;
+  let entry: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    entry = buildService('shutdown-epipe');
+    database = await createTestDatabase('sqlite');
+    dir = mkdtempSync(join(tmpdir(), 'museum-fifo-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the process still exits 0: the last log lines meet EPIPE as an event, not a synchronous retry loop', async () => {
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    reader.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const writeEnd = await open(fifo, 'w');
+    const service = spawn(process.execPath, [entry], {
+      env: childEnv({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        DB_MIGRATIONS_RUN: 'true',
+        ADMIN_USERNAME: USER,
+        ADMIN_PASSWORD: PASSWORD,
+      }),
+      stdio: ['ignore', writeEnd.fd, 'ignore'],
+    });
+    await writeEnd.close();
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      service.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    try {
+      for (let waited = 0; !output.includes('Listening on http://127.0.0.1:'); waited += 100) {
+        expect(waited, `no listening line; output so far:\n${output}`).toBeLessThan(60_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      reader.kill('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      service.kill('SIGTERM');
+      const outcome = await Promise.race([
+        exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still running 15 s after SIGTERM'), 15_000)),
+      ]);
+      expect(outcome).toEqual({ code: 0, signal: null });
+    } finally {
+      service.kill('SIGKILL');
+      reader.kill('SIGKILL');
+    }
   }, 120_000);
 });
