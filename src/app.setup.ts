@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
@@ -79,9 +79,22 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     );
   }
   answerMalformedHttpWithProblems(app.getHttpServer() as Server);
+  deferContinueToBodyReader(app.getHttpServer() as Server);
   // Before the routes: see escapeMalformedPercentEncoding.
   app.use(escapeMalformedPercentEncoding);
   setupOpenApi(app);
+}
+
+/**
+ * Node answers `Expect: 100-continue` with `100 Continue` before any handler runs, inviting the
+ * body before authentication, unless the server has a 'checkContinue' listener. With this one the
+ * request is handled like any other, and JsonBodyReader sends `100 Continue` once the caller is
+ * authenticated and the body is wanted; any earlier answer (401, 429) goes out instead.
+ */
+function deferContinueToBodyReader(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
 }
 
 /**

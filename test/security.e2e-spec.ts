@@ -441,6 +441,60 @@ describe('with the default app', () => {
       expectUnauthorized(asResponse(res), '/special-events');
     });
 
+    it('an anonymous request announcing a large body gets its 401 with Connection: close, and the body is not read', async () => {
+      // 10 MB announced, 20 bytes sent: the answer and the closed connection must come without the rest.
+      const raw = await rawExchange(
+        t.baseUrl,
+        'POST /special-events HTTP/1.1\r\nHost: museum\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 10000000\r\n\r\n{"name":"0123456789',
+      );
+      const res = parseRaw(raw);
+      expectRawProblem(res, [401]);
+      expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+      expect(res.headers.connection).toBe('close');
+    });
+
+    it('Expect: 100-continue without credentials: a 401 and no 100 Continue; with credentials: 100 Continue, then 201', async () => {
+      const anonymous = await rawExchange(
+        t.baseUrl,
+        'POST /special-events HTTP/1.1\r\nHost: museum\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 200000\r\nExpect: 100-continue\r\n\r\n',
+      );
+      expect(anonymous).not.toMatch(/^HTTP\/1\.1 100/);
+      const refused = parseRaw(anonymous);
+      expectRawProblem(refused, [401]);
+      expect(refused.headers.connection).toBe('close');
+
+      const body = JSON.stringify(validEvent());
+      const { hostname, port } = new URL(t.baseUrl);
+      const exchange = await new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        const req = httpRequest({
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/special-events',
+          agent: false,
+          headers: {
+            Authorization: AUTH,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            Expect: '100-continue',
+          },
+        });
+        let continued = false;
+        req.on('continue', () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, continued }));
+        });
+        req.on('error', reject);
+      });
+      expect(exchange).toEqual({ status: 201, continued: true });
+    });
+
     it('a header section over 16 KiB: 431 (raw socket), with or without credentials', async () => {
       for (const auth of ['', `Authorization: ${AUTH}\r\n`]) {
         const raw = await rawExchange(
