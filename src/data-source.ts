@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from './database-options.js';
+import { loadConfig } from './config/app-config.js';
+import { buildDataSourceOptions } from './database/database-options.js';
 
 /**
  * The DataSource of the TypeORM CLI for the database `DATABASE_URL` names, built from the same
  * options as the service. `ormconfig.ts` re-exports it for `npm run migration:*`; a production
  * image without dev dependencies runs the compiled copy:
- * `node node_modules/typeorm/cli.js migration:run -d dist/database/data-source.js`.
+ * `node node_modules/typeorm/cli.js migration:run -d dist/data-source.js`.
  */
 const config = loadConfig(process.env);
 // A command-line tool for people: readable lines, migrations and warnings, not every query.
