@@ -37,7 +37,7 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   try {
     const { username, json } = parseArguments(command, args);
     const config = loadConfig(env);
-    dataSource = new DataSource(buildDataSourceOptions(config.database, config.runMigrations));
+    dataSource = new DataSource({ ...buildDataSourceOptions(config.database, config.runMigrations), entities: [User] });
     await dataSource.initialize();
     const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
     switch (command) {
