@@ -7,8 +7,12 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
 import { withMigrationLock } from './migration-lock.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
+import { discardUnsafeConnections } from './unsafe-connections.js';
 
-/** Gives the MySQL pool the acquire timeout mysql2 lacks (see boundPoolAcquire). */
+/**
+ * Gives the MySQL pool what mysql2's lacks: an acquire timeout (see boundPoolAcquire), and no
+ * reuse of a connection whose query timed out (see discardUnsafeConnections).
+ */
 @Injectable()
 export class MysqlPoolBounds implements OnModuleInit {
   constructor(
@@ -18,7 +22,9 @@ export class MysqlPoolBounds implements OnModuleInit {
 
   onModuleInit(): void {
     const pool = (this.dataSource.driver as { pool?: Pool }).pool;
-    if (this.config.database.type === 'mysql' && pool) boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+    if (this.config.database.type !== 'mysql' || !pool) return;
+    boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+    discardUnsafeConnections(pool);
   }
 }
 
