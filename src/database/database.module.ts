@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool } from 'mysql2';
 import { DataSource } from 'typeorm';
@@ -8,6 +8,7 @@ import { buildDataSourceOptions } from './database-options.js';
 import { withMigrationLock } from './migration-lock.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
+import { WriteHealth } from './write-health.js';
 
 /**
  * Gives the MySQL pool what mysql2's lacks: an acquire timeout (see boundPoolAcquire), and no
@@ -28,6 +29,8 @@ export class MysqlPoolBounds implements OnModuleInit {
   }
 }
 
+/** Global: every feature's writes report to the one WriteHealth that readiness reads. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -46,6 +49,7 @@ export class MysqlPoolBounds implements OnModuleInit {
       },
     }),
   ],
-  providers: [MysqlPoolBounds],
+  providers: [MysqlPoolBounds, WriteHealth],
+  exports: [WriteHealth],
 })
 export class DatabaseModule {}

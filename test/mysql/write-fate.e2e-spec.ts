@@ -74,6 +74,11 @@ describe('MySQL table locked by another connection during concurrent creates', (
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     }
 
+    // `SELECT 1` still works, but the database takes no writes: not ready.
+    const ready = await http.get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
+
     // Once the lock is gone, the service serves again at once: no connection still waits behind
     // a statement it gave up on.
     await unlocked;
@@ -83,5 +88,6 @@ describe('MySQL table locked by another connection during concurrent creates', (
       created.body.eventId,
     ]);
     expect(rows).toHaveLength(1);
+    expect((await http.get('/health/ready')).status).toBe(200);
   });
 });
