@@ -2,7 +2,8 @@ import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { WriteDeadlineError } from '../database/database-errors.js';
 import type { SpecialEvent } from './special-event.entity.js';
-import { MYSQL_BATCH, MysqlSpecialEventsStore } from './special-events.store.js';
+import { MYSQL_BATCH } from '../database/turn-batcher.js';
+import { MysqlSpecialEventsStore } from './special-events.store.js';
 
 const DEADLINE_MS = 60_000;
 
