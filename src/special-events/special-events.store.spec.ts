@@ -131,6 +131,36 @@ describe('MysqlSpecialEventsStore', () => {
     ]);
   });
 
+  it('a batch whose fate is unknown (connection lost) is not tried again: every create gets the error', async () => {
+    const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    // The server committed the batch before the connection dropped: a second try would meet its rows.
+    const { repository, calls } = fakeRepository(new Set(), {
+      failWith: () => (calls.length === 1 ? lost : undefined),
+    });
+    const store = new MysqlSpecialEventsStore(repository);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(calls).toEqual([['a', 'b']]);
+  });
+
+  it('a batch that lost a deadlock (on Galera: a certification conflict) was rolled back: each create goes again on its own', async () => {
+    const deadlock = new QueryFailedError(
+      'INSERT ...',
+      [],
+      Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }),
+    );
+    const { repository, calls, stored } = fakeRepository(new Set(), {
+      failWith: (ids) => (ids.length > 1 ? deadlock : undefined),
+    });
+    const store = new MysqlSpecialEventsStore(repository);
+    await expect(Promise.all(['a', 'b'].map((id) => store.insert(event(id))))).resolves.toEqual([true, true]);
+    expect(calls).toEqual([['a', 'b'], ['a'], ['b']]);
+    expect([...stored]).toEqual(['a', 'b']);
+  });
+
   it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
     const { repository, calls } = fakeRepository();
     const store = new MysqlSpecialEventsStore(repository);

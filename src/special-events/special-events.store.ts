@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type DataSource, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { isUniqueViolation } from '../database/database-errors.js';
+import { isDatabaseUnavailable, isRolledBack, isUniqueViolation } from '../database/database-errors.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { SpecialEvent } from './special-event.entity.js';
 
@@ -97,9 +97,12 @@ class TurnBatcher<T> {
  * commit (one redo-log flush) instead of one each; InnoDB's own group commit only merges commits
  * that happen to overlap. Each request still gets its own answer, decided by the database:
  *
- * - Creates: one multi-row INSERT. The statement is atomic: if it fails (an `eventId` already
- *   stored or twice in the batch, or anything else) it stored nothing, and every event of the
- *   batch is then inserted on its own, so duplicates get their 409 from the primary key.
+ * - Creates: one multi-row INSERT. The statement is atomic: if the server rejects it (an
+ *   `eventId` already stored or twice in the batch, a deadlock or on Galera a certification
+ *   conflict, anything else) it stored nothing, and every event of the batch is then inserted on
+ *   its own, so duplicates get their 409 from the primary key. When the statement's fate is
+ *   unknown (the connection lost, a timeout), every request of the batch gets the error (503),
+ *   never a second try.
  * - Deletes: one `DELETE … WHERE event_id IN (…)` in a transaction, committed only when it
  *   removed every id (the usual case). Otherwise (an id that does not exist, the same id twice, an
  *   error before COMMIT) it is rolled back and each delete runs on its own, for its own 204 or
@@ -123,8 +126,14 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
         await this.events.insert(batch.map(({ item }) => item));
         for (const { resolve } of batch) resolve(true);
         return;
-      } catch {
-        // Nothing of the batch was stored: each event on its own below, with its own outcome.
+      } catch (error) {
+        // A connection lost or a timeout may have come after the commit: a second try would meet
+        // the batch's own rows and answer 409 for events it had just stored. A deadlock (on Galera
+        // also a certification conflict) was rolled back whole, so a second try is safe.
+        if (isDatabaseUnavailable(error) && !isRolledBack(error)) {
+          for (const { reject } of batch) reject(error);
+          return;
+        }
       }
     }
     await this.oneByOne(batch, (event) => super.insert(event));
