@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * The service can reach its database
-         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.
+         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component), else 503.
          */
         get: operations["healthReady"];
         put?: never;

@@ -38,6 +38,11 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_DEADLOCK',
   'ER_QUERY_TIMEOUT',
   'ER_OPTION_PREVENTS_STATEMENT',
+  // Galera: a node outside the primary component (partitioned, or still joining) refuses every
+  // statement that touches a table with "WSREP has not yet prepared node for application use",
+  // and a commit that the cluster could not replicate fails with "error during COMMIT".
+  'ER_UNKNOWN_COM_ERROR',
+  'ER_ERROR_DURING_COMMIT',
   // Our own bound on waiting for a pooled connection (pool-acquire-timeout.ts).
   'POOL_ACQUIRE_TIMEOUT',
 ]);

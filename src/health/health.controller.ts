@@ -40,7 +40,7 @@ export class HealthController {
     operationId: 'healthReady',
     summary: 'The service can reach its database',
     description:
-      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.',
+      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component), else 503.',
   })
   @ApiOkResponse({ description: 'The database answers.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
@@ -50,7 +50,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.databaseAnswers(), timeout]);
       const sqlite = (this.dataSource.driver as { databaseConnection?: Database.Database }).databaseConnection;
       if (this.dataSource.options.type === 'better-sqlite3' && sqlite) assertSqliteWritable(sqlite);
     } catch {
@@ -61,5 +61,19 @@ export class HealthController {
       clearTimeout(timer);
     }
     return { status: 'ok' };
+  }
+
+  /**
+   * A query, and on MySQL/MariaDB also Galera's own verdict: a node cut off from the primary
+   * component still answers `SELECT 1` but refuses every statement on a table, so there the
+   * answer is `wsrep_ready` (a server without Galera has no such variable: no row).
+   */
+  private async databaseAnswers(): Promise<void> {
+    if (this.dataSource.options.type !== 'mysql') {
+      await this.dataSource.query('SELECT 1');
+      return;
+    }
+    const rows: { Value?: string }[] = await this.dataSource.query("SHOW GLOBAL STATUS LIKE 'wsrep_ready'");
+    if (rows.length > 0 && rows[0]?.Value !== 'ON') throw new Error('not in the primary component');
   }
 }
