@@ -66,14 +66,18 @@ export class HealthController {
   /**
    * A query, and on MySQL/MariaDB also Galera's own verdict: a node cut off from the primary
    * component still answers `SELECT 1` but refuses every statement on a table, so there the
-   * answer is `wsrep_ready` (a server without Galera has no such variable: no row).
+   * answer is `wsrep_ready`. MariaDB without a Galera provider reports `wsrep_ready` OFF and no
+   * provider name; MySQL has neither variable.
    */
   private async databaseAnswers(): Promise<void> {
     if (this.dataSource.options.type !== 'mysql') {
       await this.dataSource.query('SELECT 1');
       return;
     }
-    const rows: { Value?: string }[] = await this.dataSource.query("SHOW GLOBAL STATUS LIKE 'wsrep_ready'");
-    if (rows.length > 0 && rows[0]?.Value !== 'ON') throw new Error('not in the primary component');
+    const rows: { Variable_name: string; Value: string }[] = await this.dataSource.query(
+      "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_provider_name', 'wsrep_ready')",
+    );
+    const value = (name: string): string | undefined => rows.find((row) => row.Variable_name === name)?.Value;
+    if (value('wsrep_provider_name') && value('wsrep_ready') !== 'ON') throw new Error('not in the primary component');
   }
 }
