@@ -121,7 +121,7 @@ describe('the built service on a three-node Galera cluster', () => {
     // The migrations once per deploy, as the README says, with the compiled CLI on one node.
     execFileSync(
       process.execPath,
-      [join(ROOT, 'node_modules/typeorm/cli.js'), 'migration:run', '-d', join(entry, '../database/data-source.js')],
+      [join(ROOT, 'node_modules/typeorm/cli.js'), 'migration:run', '-d', join(entry, '../data-source.js')],
       {
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', DATABASE_URL: urlOf(0) },
