@@ -347,7 +347,7 @@ export class GaleraCluster {
     const script = [
       `while kill -0 ${process.pid} 2>/dev/null && [ -d "$1" ]; do sleep 1; done`,
       '[ -d "$1" ] || exit 0',
-      'for group in $(cat "$1/pgids" 2>/dev/null); do kill -9 -- "-$group" 2>/dev/null; done',
+      'for group in $(cat "$1/pgids" 2>/dev/null); do kill -9 "-$group" 2>/dev/null; done',
       'sleep 1',
       'rm -rf "$1"',
     ].join('\n');
