@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * The service can reach its database and write to it
-         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free) and the latest write did not fail for want of a database in the last 5 s, else 503.
+         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component) and the latest write did not fail for want of a database in the last 5 s, else 503.
          */
         get: operations["healthReady"];
         put?: never;
