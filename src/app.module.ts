@@ -12,8 +12,9 @@ import { SpecialEventsModule } from './special-events/special-events.module.js';
 
 /**
  * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
- * anything that compiles this module gets the production pipeline. Reading JSON bodies is the
- * handlers' own (@JsonBody()), so it comes with the controller wherever it is compiled.
+ * anything that compiles this module gets the production pipeline. Reading JSON bodies, 405 and
+ * the 404 below a controller's paths come from the routes themselves (installRouteDefaults, run by
+ * createApp).
  */
 @Module({})
 export class AppModule {

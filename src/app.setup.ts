@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
+import { installRouteDefaults } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, processLogger } from './common/logging/log-output.js';
@@ -38,6 +39,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
+  // Before the routes are registered (at init): see installRouteDefaults.
+  installRouteDefaults(app);
   configureApp(app, config);
   return app;
 }

@@ -28,6 +28,7 @@ interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  security?: Record<string, string[]>[];
 }
 interface Operation {
   operationId: string;
@@ -527,13 +528,13 @@ describeApp(
         expect(cookie).toMatchObject({ name: 'test', in: 'cookie', required: false, schema: { type: 'string' } });
       });
 
-      it('create and delete require the HTTP Basic scheme; health needs no credentials', () => {
+      it('requires the HTTP Basic scheme for the whole API, and only @Public() operations say security: []', () => {
         const { doc } = ctx();
         expect(doc.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
-        for (const operation of [doc.paths[CREATE].post, doc.paths[ITEM].delete]) {
-          expect(operation.security).toEqual([{ basic: [] }]);
-        }
-        for (const path of ['/health/live', '/health/ready']) expect(doc.paths[path].get.security).toEqual([]);
+        expect(doc.security).toEqual([{ basic: [] }]);
+        // Protected operations inherit the document's requirement.
+        for (const operation of [doc.paths[CREATE].post, doc.paths[ITEM].delete]) expect(operation.security).toBeUndefined();
+        for (const path of ['/health/live', '/health/ready', '/metrics']) expect(doc.paths[path].get.security).toEqual([]);
       });
     },
   },

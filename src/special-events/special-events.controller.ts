@@ -1,32 +1,26 @@
-import { All, Body, Controller, Delete, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
 import {
-  ApiBasicAuth,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiExcludeEndpoint,
   ApiNoContentResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { JsonBody } from '../common/http/json-body.js';
+import type { Response } from 'express';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
-import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { EventIdParams } from './dto/event-id.params.js';
 import { SpecialEventResponse } from './dto/special-event.response.js';
 import { SpecialEventsService } from './special-events.service.js';
 
 @ApiTags('Special events')
-@ApiBasicAuth()
 @Controller('special-events')
 export class SpecialEventsController {
   constructor(private readonly events: SpecialEventsService) {}
 
   @Post()
   @HttpCode(201)
-  @JsonBody()
   @ApiOperation({
     operationId: 'createSpecialEvent',
     summary: 'Create a special event',
@@ -68,32 +62,4 @@ export class SpecialEventsController {
   async delete(@Param() { eventId }: EventIdParams): Promise<void> {
     await this.events.delete(eventId);
   }
-
-  /**
-   * Other methods on these paths, and deeper paths, answer 405/404 only after authentication,
-   * so an anonymous caller learns nothing about /special-events.
-   */
-  @All()
-  @ApiExcludeEndpoint()
-  collectionOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'POST');
-  }
-
-  @All(':eventId')
-  @ApiExcludeEndpoint()
-  itemOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'DELETE');
-  }
-
-  @All(':eventId/*rest')
-  @ApiExcludeEndpoint()
-  deeperPaths(): never {
-    throw new ProblemException(404, 'No resource exists at this path.');
-  }
-}
-
-function methodNotAllowed(request: Request, allow: string): ProblemException {
-  return new ProblemException(405, `${request.method} is not supported here; use ${allow}.`, {
-    headers: { Allow: allow },
-  });
 }
