@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
@@ -18,7 +18,7 @@ import { SpecialEventsModule } from './special-events/special-events.module.js';
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, modules: readonly Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -28,6 +28,7 @@ export class AppModule {
         AuthModule,
         SpecialEventsModule,
         HealthModule,
+        ...modules,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server, ServerResponse } from 'node:http';
@@ -23,6 +23,11 @@ export interface CreateAppOptions {
    * pretty-printed when it is a terminal. The level is the config's LOG_LEVEL.
    */
   readonly logDestination?: DestinationStream;
+  /**
+   * Feature modules beside AppModule's own, as one more line in its imports would add them: the
+   * e2e test of "Adding a module" builds the service with a module that lives in test/.
+   */
+  readonly modules?: readonly Type[];
 }
 
 /**
@@ -32,7 +37,7 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.modules), {
     // Bodies are read after authentication, by JsonBodyReader (@JsonBody()), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),
