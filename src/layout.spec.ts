@@ -93,6 +93,15 @@ describe('the folders of src/', () => {
   });
 });
 
+describe('file names', () => {
+  it('end in .dto.ts for request and response shapes (dto/ folders), .metrics.ts for metrics', () => {
+    const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    expect(files.filter((file) => file.includes('/dto/') && !file.endsWith('.dto.ts'))).toEqual([]);
+    expect(files.filter((file) => file.endsWith('metrics.ts') && !file.endsWith('.metrics.ts'))).toEqual([]);
+    expect(files.filter((file) => file.endsWith('.dto.ts')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('layoutProblems', () => {
   const at = (path: string): string => join(SRC, path);
 

@@ -84,7 +84,6 @@ describe('with the default app', () => {
     it.each([
       ['GET', '/nope'],
       ['POST', '/'],
-      ['GET', '/'],
       ['GET', '/special-eventsX'],
       ['POST', '/special-events-x'],
       ['DELETE', '/nope/deeper/still'],

@@ -87,6 +87,16 @@ describe('health', () => {
   });
 });
 
+describe('GET /', () => {
+  it('redirects to the reference at /docs, without credentials (302, HEAD too); other methods 404', async () => {
+    for (const res of [await request(t.baseUrl).get('/'), await request(t.baseUrl).head('/')]) {
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('/docs');
+    }
+    expectProblem(await request(t.baseUrl).post('/'), 404, '/');
+  });
+});
+
 describe('GET /openapi.json', () => {
   it('is served without credentials as JSON, OpenAPI 3', async () => {
     const res = await request(t.baseUrl).get('/openapi.json');

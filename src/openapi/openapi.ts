@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Application } from 'express';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
 
 const DESCRIPTION = `Create and delete a museum's special events.
@@ -62,8 +63,13 @@ function documentTestCookie(document: OpenAPIObject): void {
   ];
 }
 
-/** Serves the document at /openapi.json and a browsable reference at /docs, without auth. */
+/**
+ * Serves the document at /openapi.json and a browsable reference at /docs, without auth. `GET /`
+ * redirects to /docs (302, not cached as a permanent move: the root may serve something else one
+ * day), so that whoever opens the service's address in a browser finds its reference.
+ */
 export function setupOpenApi(app: INestApplication): void {
+  (app.getHttpAdapter().getInstance() as Application).get('/', (_request, response) => response.redirect(302, '/docs'));
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     raw: ['json'],

@@ -10,8 +10,8 @@ import {
 import type { Response } from 'express';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { EventIdParams } from './dto/event-id.params.js';
-import { SpecialEventResponse } from './dto/special-event.response.js';
+import { EventIdParams } from './dto/event-id-params.dto.js';
+import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { SpecialEventsService } from './special-events.service.js';
 
 @ApiTags('Special events')
