@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { execFile } from 'node:child_process';
@@ -39,7 +40,7 @@ interface Operation {
 interface DocumentedResponse {
   description: string;
   headers?: Record<string, { required?: boolean; schema: Json }>;
-  content?: Record<string, { schema: Json }>;
+  content?: Record<string, { schema: Json; example?: Json }>;
 }
 
 /** A real HTTP exchange, as a client sees it. */
@@ -526,6 +527,26 @@ describeApp(
       it('DELETE documents the optional `test` cookie', () => {
         const cookie = ctx().doc.paths[ITEM].delete.parameters?.find((p) => p.in === 'cookie');
         expect(cookie).toMatchObject({ name: 'test', in: 'cookie', required: false, schema: { type: 'string' } });
+      });
+
+      it('gives every problem response an example of its own status, and create its own 409 wording', () => {
+        const { doc } = ctx();
+        let problems = 0;
+        for (const operations of Object.values(doc.paths)) {
+          for (const operation of Object.values(operations)) {
+            for (const [status, response] of Object.entries(operation.responses)) {
+              const example = response.content?.['application/problem+json']?.example;
+              if (example === undefined) continue;
+              problems++;
+              expect(example).toMatchObject({ status: Number(status), title: STATUS_CODES[Number(status)] });
+            }
+          }
+        }
+        expect(problems).toBeGreaterThan(10);
+        expect(doc.paths[CREATE].post.responses['409'].description).toBe(
+          'An event with this eventId already exists; the stored event is unchanged.',
+        );
+        expect(doc.paths[CREATE].post.responses['415'].content?.['application/problem+json'].example?.status).toBe(415);
       });
 
       it('requires the HTTP Basic scheme for the whole API, and only @Public() operations say security: []', () => {

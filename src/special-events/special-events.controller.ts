@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
@@ -35,10 +28,27 @@ export class SpecialEventsController {
     description: 'Created; the body is the event as stored.',
     type: SpecialEventResponse,
     headers: {
-      Location: { description: 'Path of the new event: /special-events/{eventId}', required: true, schema: { type: 'string' } },
+      Location: {
+        description: 'Path of the new event: /special-events/{eventId}',
+        required: true,
+        schema: { type: 'string' },
+      },
     },
   })
-  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
+  @ApiProblemResponses(
+    400,
+    401,
+    {
+      status: 409,
+      description: 'An event with this eventId already exists; the stored event is unchanged.',
+      detail: 'A special event with eventId dad4bce8-f5cb-4078-a211-995864315e39 already exists.',
+    },
+    413,
+    415,
+    429,
+    431,
+    503,
+  )
   async create(
     @Body() body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
