@@ -141,7 +141,7 @@ export interface components {
             /**
              * Format: uuid
              * @description Any RFC 9562 UUID, any letter case; stored and returned in lowercase. Absent or null: the service generates a UUIDv7.
-             * @example dad4bce8-f5cb-4078-a211-995864315e39
+             * @example null
              */
             eventId?: string | null;
             /**
