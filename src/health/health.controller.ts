@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
 import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
-import { Public } from '../auth/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.filter.js';
