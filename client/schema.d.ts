@@ -92,8 +92,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service can reach its database
-         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.
+         * The service can reach its database and write to it
+         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component) and the latest write did not fail for want of a database in the last 5 s, else 503.
          */
         get: operations["healthReady"];
         put?: never;
@@ -470,7 +470,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers. */
+            /** @description The database answers and takes writes. */
             200: {
                 headers: {
                     [name: string]: unknown;

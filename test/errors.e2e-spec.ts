@@ -496,9 +496,11 @@ describe('database unavailable', () => {
     expect(t.logs.some((entry) => entry.msg === 'Database unavailable' && entry.level === 40)).toBe(true);
 
     // Once the connection is open again, the same process serves requests: nothing stays broken.
+    // Readiness counts the writes that failed until one succeeds (or WRITE_FAILURE_UNREADY_MS).
     await t.app.get(DataSource).initialize();
-    expectStatus(await http.get('/health/ready'), 200);
+    expectUnavailable(await http.get('/health/ready'), '/health/ready');
     expectStatus(await http.delete(`/special-events/${kept.eventId as string}`).set('Authorization', AUTH), 204);
+    expectStatus(await http.get('/health/ready'), 200);
     expectStatus(await http.post('/special-events').set('Authorization', AUTH).send(validEvent()), 201);
   });
 });
