@@ -309,10 +309,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -329,7 +329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -393,10 +393,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -413,7 +413,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -494,7 +494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
