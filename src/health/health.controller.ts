@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
 import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
-import { Public } from '../auth/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.filter.js';
@@ -44,8 +44,8 @@ export class HealthController {
     operationId: 'healthReady',
     summary: 'The service can reach its database and write to it',
     description:
-      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free) and the ' +
-      `latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
+      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera ' +
+      `node: and it is in the primary component) and the latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
   })
   @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
@@ -60,7 +60,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.databaseAnswers(), timeout]);
       const sqlite = sqliteConnectionOf(this.dataSource);
       if (sqlite) assertSqliteWritable(sqlite);
     } catch {
@@ -71,5 +71,23 @@ export class HealthController {
       clearTimeout(timer);
     }
     return { status: 'ok' };
+  }
+
+  /**
+   * A query, and on MySQL/MariaDB also Galera's own verdict: a node cut off from the primary
+   * component still answers `SELECT 1` but refuses every statement on a table, so there the
+   * answer is `wsrep_ready`. MariaDB without a Galera provider reports `wsrep_ready` OFF and no
+   * provider name; MySQL has neither variable.
+   */
+  private async databaseAnswers(): Promise<void> {
+    if (this.dataSource.options.type !== 'mysql') {
+      await this.dataSource.query('SELECT 1');
+      return;
+    }
+    const rows: { Variable_name: string; Value: string }[] = await this.dataSource.query(
+      "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_provider_name', 'wsrep_ready')",
+    );
+    const value = (name: string): string | undefined => rows.find((row) => row.Variable_name === name)?.Value;
+    if (value('wsrep_provider_name') && value('wsrep_ready') !== 'ON') throw new Error('not in the primary component');
   }
 }
