@@ -92,8 +92,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service can reach its database
-         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component), else 503.
+         * The service can reach its database and write to it
+         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component) and the latest write did not fail for want of a database in the last 5 s, else 503.
          */
         get: operations["healthReady"];
         put?: never;
@@ -309,10 +309,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -329,7 +329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -393,10 +393,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -413,7 +413,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -470,7 +470,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers. */
+            /** @description The database answers and takes writes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -494,7 +494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

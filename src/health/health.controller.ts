@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs
 import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
+import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
 import { Public } from '../auth/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
@@ -21,7 +22,10 @@ const STATUS_OK: SchemaObject = {
 @ApiTags('Operations')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writeHealth: WriteHealth,
+  ) {}
 
   @Get('live')
   @ApiOperation({
@@ -38,13 +42,20 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     operationId: 'healthReady',
-    summary: 'The service can reach its database',
+    summary: 'The service can reach its database and write to it',
     description:
-      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component), else 503.',
+      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera ' +
+      'node: and it is in the primary component) and the ' +
+      `latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
   })
-  @ApiOkResponse({ description: 'The database answers.', schema: STATUS_OK })
+  @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
   async ready(): Promise<{ status: 'ok' }> {
+    if (this.writeHealth.failingRecently()) {
+      throw new ProblemException(503, 'The database does not take writes right now.', {
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);

@@ -44,6 +44,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'trace',
     // High enough that tests which send many bad credentials do not trip the 429.
     AUTH_FAILURE_LIMIT: '100000',
+    AUTH_FAILURE_ADDRESS_LIMIT: '100000',
     ...env,
   });
   const lines: string[] = [];

@@ -25,7 +25,7 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
   'entity.verify.failed': { status: 400, detail: 'The request body is not valid UTF-8.' },
   'encoding.unsupported': {
     status: 415,
-    detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.',
+    detail: 'This Content-Encoding is not supported; send identity, gzip, deflate or br.',
   },
   'charset.unsupported': { status: 415, detail: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { status: 400, detail: 'The request body ended before its announced length.' },
@@ -63,6 +63,8 @@ export class JsonBodyReader implements CanActivate {
         new ProblemException(415, 'The request body must be JSON, sent with Content-Type: application/json.'),
       );
     }
+    // The client waits for this before sending the body (see deferContinueToBodyReader).
+    if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
     return new Promise((resolve, reject) => {
       this.parse(request, response, (error?: unknown) => {
         if (error === undefined) {

@@ -14,9 +14,9 @@ const WHEN: Readonly<Record<number, string>> = {
   409: 'An event with this eventId already exists; the stored event is unchanged.',
   413: 'The body is larger than 256 KiB.',
   415: 'The body is not sent as application/json (UTF-8).',
-  429: 'Too many failed authentications from this address.',
+  429: 'Too many wrong credentials for this user name from this address, or for many names from this address.',
   431: 'The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`.',
-  503: 'The database is unavailable; retry after the given time.',
+  503: 'The database is unavailable, or too many password checks are waiting; retry after the given time.',
 };
 
 const HEADERS: Readonly<Record<number, Record<string, HeaderObject>>> = {
@@ -28,9 +28,15 @@ const HEADERS: Readonly<Record<number, Record<string, HeaderObject>>> = {
     },
   },
   429: {
-    'Retry-After': { description: 'Seconds until this address may try again.', required: true, schema: { type: 'integer' } },
+    'Retry-After': {
+      description: 'Seconds until these credentials may be tried again from this address.',
+      required: true,
+      schema: { type: 'integer' },
+    },
   },
-  503: { 'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } } },
+  503: {
+    'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
+  },
 };
 
 /** Documents error responses as `application/problem+json` (RFC 9457) with their headers. */
