@@ -50,7 +50,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { parseDatabaseUrl } from '../src/config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from '../src/database/database-options.js';
 import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-event.dto.js';
-import { EventIdParams } from '../src/special-events/dto/event-id.params.js';
+import { EventIdParams } from '../src/special-events/dto/event-id-params.dto.js';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
 import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { serveReference } from './reference-app.js';

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
+import { installRouteDefaults } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
@@ -22,6 +23,11 @@ export interface CreateAppOptions {
    * pretty-printed when it is a terminal. The level is the config's LOG_LEVEL.
    */
   readonly logDestination?: DestinationStream;
+  /**
+   * Feature modules beside AppModule's own, as one more line in its imports would add them: the
+   * e2e test of "Adding a module" builds the service with a module that lives in test/.
+   */
+  readonly modules?: readonly Type[];
 }
 
 /**
@@ -31,13 +37,15 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    // Bodies are read after authentication, by JsonBodyReader (@JsonBody()), never before the guard.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.modules), {
+    // Bodies are read after authentication, by JsonBodyReader (installRouteDefaults), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
+  // Before the routes are registered (at init): see installRouteDefaults.
+  installRouteDefaults(app);
   configureApp(app, config);
   return app;
 }

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { CredentialCache } from '../src/auth/credential-cache.js';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { UsersService } from '../src/auth/users.service.js';
+import { methodName, routesOf } from '../src/common/http/routes.js';
 import {
   type Body,
   CHALLENGE,
@@ -84,6 +85,31 @@ describe('with the default app', () => {
 
   afterEach(() => {
     vi.restoreAllMocks();
+  });
+
+  describe('anonymous callers reach only the public routes, listed from the routes themselves', () => {
+    /** The routes anyone may call; a new public route must be added here, on purpose. */
+    const PUBLIC = ['GET /health/live', 'GET /health/ready', 'GET /metrics'];
+
+    it('every declared route answers 401 without credentials unless it is @Public(), and the document agrees', async () => {
+      const routes = routesOf(t.app);
+      expect(routes.length).toBeGreaterThanOrEqual(PUBLIC.length + 2);
+      const doc = (await request(t.baseUrl).get('/openapi.json')).body as {
+        paths: Record<string, Record<string, { security?: unknown[] }>>;
+      };
+      const reachable: string[] = [];
+      for (const route of routes) {
+        const method = methodName(route.method);
+        const path = route.path.replace(/:\w+/g, randomUUID());
+        const res = await request(t.baseUrl)[method.toLowerCase() as 'get'](path);
+        if (res.status === 401) expectUnauthorized(res, path);
+        else reachable.push(`${method} ${route.path}`);
+        expect(route.isPublic).toBe(res.status !== 401);
+        const operation = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+        expect(operation?.security).toEqual(route.isPublic ? [] : undefined);
+      }
+      expect(reachable.sort()).toEqual(PUBLIC);
+    });
   });
 
   describe('every /special-events route requires credentials', () => {

@@ -85,12 +85,10 @@ describe('with the default app', () => {
     it.each([
       ['GET', '/nope'],
       ['POST', '/'],
-      ['GET', '/'],
       ['GET', '/special-eventsX'],
       ['POST', '/special-events-x'],
       ['DELETE', '/nope/deeper/still'],
       ['GET', '/health'],
-      ['PUT', '/health/live'],
       ['POST', '/openapi.json'],
       ['GET', '/nope/%E0%A4%A'],
     ])('%s %s', async (method, path) => {
@@ -178,6 +176,16 @@ describe('with the default app', () => {
       const res = await request(t.baseUrl).put('/special-events').set('Authorization', AUTH);
       expectProblem(res, 405, '/special-events');
       expect(res.headers.allow).toBe('POST');
+    });
+
+    it('405 on public paths too, without credentials: Allow lists GET and the HEAD Express answers with it', async () => {
+      for (const path of ['/health/live', '/health/ready', '/metrics']) {
+        const res = await request(t.baseUrl).put(path);
+        const body = expectProblem(res, 405, path);
+        expect(body.detail).toBe('PUT is not supported here; use GET, HEAD.');
+        expect(res.headers.allow).toBe('GET, HEAD');
+      }
+      expectProblem(await request(t.baseUrl).get('/health/live/deeper'), 404, '/health/live/deeper');
     });
   });
 

@@ -9,7 +9,7 @@ import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import { IS_PUBLIC } from '../common/http/public.decorator.js';
 
 /** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
 export function unauthorized(): ProblemException {
@@ -34,7 +34,7 @@ function checksBusy(): ProblemException {
 /**
  * The global guard (APP_GUARD): every route needs Basic credentials unless marked @Public().
  * Nest runs global guards before a handler's own, so credentials are checked before anything
- * else, the body included (JsonBody). Adds what @nestjs/passport's AuthGuard leaves out: the
+ * else, the body included (JsonBodyReader). Adds what @nestjs/passport's AuthGuard leaves out: the
  * WWW-Authenticate challenge (nestjs/passport#24), 429 for a guesser (FailureLimiter), and a
  * fast path for credentials whose verdict is cached. `canActivate` authenticates and sets
  * `request.user`; a check of what that user may do belongs after `authenticate`.

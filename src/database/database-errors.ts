@@ -49,6 +49,16 @@ const UNAVAILABLE_CODES = new Set([
   'WRITE_DEADLINE',
 ]);
 
+/**
+ * The statement was rolled back whole and nothing of it is stored: a deadlock, or on Galera a
+ * certification conflict with a write committed first on another node (reported as a deadlock).
+ */
+export function isRolledBack(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driverError = error.driverError as { code?: string; errno?: number } | undefined;
+  return driverError?.code === 'ER_LOCK_DEADLOCK' || driverError?.errno === 1213;
+}
+
 /** True when an error says the database is down or unreachable (the answer is 503). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;

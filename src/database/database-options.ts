@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
+
+/**
+ * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
+ * command-line tools find a new module's entities without an edit outside its folder.
+ */
+export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,js}');
 
 /**
  * Migrations per driver, listed as classes rather than globs so that the same list works from

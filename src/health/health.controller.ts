@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
 import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
-import { Public } from '../auth/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.filter.js';
@@ -45,8 +45,7 @@ export class HealthController {
     summary: 'The service can reach its database and write to it',
     description:
       'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera ' +
-      'node: and it is in the primary component) and the ' +
-      `latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
+      `node: and it is in the primary component) and the latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
   })
   @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)

@@ -1,32 +1,19 @@
-import { All, Body, Controller, Delete, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBasicAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiNoContentResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { JsonBody } from '../common/http/json-body.js';
+import { Body, Controller, Delete, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
-import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { EventIdParams } from './dto/event-id.params.js';
-import { SpecialEventResponse } from './dto/special-event.response.js';
+import { EventIdParams } from './dto/event-id-params.dto.js';
+import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { SpecialEventsService } from './special-events.service.js';
 
 @ApiTags('Special events')
-@ApiBasicAuth()
 @Controller('special-events')
 export class SpecialEventsController {
   constructor(private readonly events: SpecialEventsService) {}
 
   @Post()
   @HttpCode(201)
-  @JsonBody()
   @ApiOperation({
     operationId: 'createSpecialEvent',
     summary: 'Create a special event',
@@ -41,10 +28,27 @@ export class SpecialEventsController {
     description: 'Created; the body is the event as stored.',
     type: SpecialEventResponse,
     headers: {
-      Location: { description: 'Path of the new event: /special-events/{eventId}', required: true, schema: { type: 'string' } },
+      Location: {
+        description: 'Path of the new event: /special-events/{eventId}',
+        required: true,
+        schema: { type: 'string' },
+      },
     },
   })
-  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
+  @ApiProblemResponses(
+    400,
+    401,
+    {
+      status: 409,
+      description: 'An event with this eventId already exists; the stored event is unchanged.',
+      detail: 'A special event with eventId dad4bce8-f5cb-4078-a211-995864315e39 already exists.',
+    },
+    413,
+    415,
+    429,
+    431,
+    503,
+  )
   async create(
     @Body() body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
@@ -68,32 +72,4 @@ export class SpecialEventsController {
   async delete(@Param() { eventId }: EventIdParams): Promise<void> {
     await this.events.delete(eventId);
   }
-
-  /**
-   * Other methods on these paths, and deeper paths, answer 405/404 only after authentication,
-   * so an anonymous caller learns nothing about /special-events.
-   */
-  @All()
-  @ApiExcludeEndpoint()
-  collectionOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'POST');
-  }
-
-  @All(':eventId')
-  @ApiExcludeEndpoint()
-  itemOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'DELETE');
-  }
-
-  @All(':eventId/*rest')
-  @ApiExcludeEndpoint()
-  deeperPaths(): never {
-    throw new ProblemException(404, 'No resource exists at this path.');
-  }
-}
-
-function methodNotAllowed(request: Request, allow: string): ProblemException {
-  return new ProblemException(405, `${request.method} is not supported here; use ${allow}.`, {
-    headers: { Allow: allow },
-  });
 }

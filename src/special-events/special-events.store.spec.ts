@@ -193,6 +193,21 @@ describe('MysqlSpecialEventsStore', () => {
     }
   });
 
+  it('a batch that lost a deadlock (on Galera: a certification conflict) was rolled back: each create goes again on its own', async () => {
+    const deadlock = new QueryFailedError(
+      'INSERT ...',
+      [],
+      Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }),
+    );
+    const { repository, calls, stored } = fakeRepository(new Set(), {
+      failWith: (ids) => (ids.length > 1 ? deadlock : undefined),
+    });
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    await expect(Promise.all(['a', 'b'].map((id) => store.insert(event(id))))).resolves.toEqual([true, true]);
+    expect(calls).toEqual([['a', 'b'], ['a'], ['b']]);
+    expect([...stored]).toEqual(['a', 'b']);
+  });
+
   it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
     const { repository, calls } = fakeRepository();
     const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { type DataSource, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import type { DatabasePoolConfig } from '../config/app-config.js';
-import { isRefusedByServer, isUniqueViolation } from '../database/database-errors.js';
+import { isRefusedByServer, isRolledBack, isUniqueViolation } from '../database/database-errors.js';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
@@ -62,11 +62,12 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
  * that happen to overlap. Each request still gets its own answer, decided by the database:
  *
  * - Creates: one multi-row INSERT. The statement is atomic: when the server refuses it (an
- *   `eventId` already stored or twice in the batch, a value it rejects) it stored nothing, and
- *   every event of the batch is then inserted on its own, so duplicates get their 409 from the
- *   primary key. When its fate is unknown (a timeout, a lost connection: the INSERT may still
- *   commit), every caller gets the error (503) and nothing is retried: a retry would meet the
- *   batch's own rows and answer 409 for ids the service generated itself.
+ *   `eventId` already stored or twice in the batch, a value it rejects, a deadlock or on Galera a
+ *   certification conflict, which roll it back whole) it stored nothing, and every event of the
+ *   batch is then inserted on its own, so duplicates get their 409 from the primary key. When its
+ *   fate is unknown (a timeout, a lost connection: the INSERT may still commit), every caller gets
+ *   the error (503) and nothing is retried: a retry would meet the batch's own rows and answer 409
+ *   for ids the service generated itself.
  * - Deletes: one `DELETE … WHERE event_id IN (…)` in a transaction, committed only when it
  *   removed every id (the usual case). Otherwise (an id that does not exist, the same id twice, a
  *   statement the server refuses) it is rolled back and each delete runs on its own, for its own
@@ -100,11 +101,12 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
         for (const { resolve } of batch) resolve(true);
         return;
       } catch (error) {
-        if (!isRefusedByServer(error)) {
+        // Refused (or rolled back whole) by the server: nothing of the batch was stored, so each
+        // event on its own below, with its own outcome. Anything else may have committed: 503.
+        if (!isRefusedByServer(error) && !isRolledBack(error)) {
           for (const { reject } of batch) reject(error);
           return;
         }
-        // Nothing of the batch was stored: each event on its own below, with its own outcome.
       }
     }
     await this.oneByOne(batch, (event) => super.insert(event));

@@ -33,4 +33,12 @@ describe('isJsonMediaType', () => {
   it('rejects a missing Content-Type', () => {
     expect(isJsonMediaType(undefined)).toBe(false);
   });
+
+  it('accepts the media types a handler declares, and only those', () => {
+    const patch = ['application/merge-patch+json', 'application/json'];
+    expect(isJsonMediaType('application/merge-patch+json; charset=utf-8', patch)).toBe(true);
+    expect(isJsonMediaType('Application/JSON', patch)).toBe(true);
+    expect(isJsonMediaType('application/merge-patch+json')).toBe(false);
+    expect(isJsonMediaType('application/json-patch+json', patch)).toBe(false);
+  });
 });

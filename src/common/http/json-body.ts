@@ -1,4 +1,5 @@
-import { type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { ProblemException } from '../problem/problem.js';
@@ -9,14 +10,6 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
  * class-validator recurse once per level: a 256 KiB body of brackets would overflow the stack (500).
  */
 export const MAX_JSON_DEPTH = 32;
-
-/**
- * Marks a handler that takes a JSON body: JsonBodyReader reads it for that handler alone, after
- * the global guards (Nest runs global guards before a handler's own): a caller without valid
- * credentials never learns whether a body would have been accepted (413, 415 and malformed-JSON
- * 400 all come after the 401). Handler-scoped, so other routes (deletes, health) never touch it.
- */
-export const JsonBody = (): MethodDecorator => UseGuards(JsonBodyReader);
 
 /** Body-parser error types and the answer each gets; anything else is a server fault. */
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
@@ -33,10 +26,17 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
 };
 
 /**
- * Reads and checks the JSON body; it lets the request through (true) or throws its problem. A
- * guard rather than an interceptor: it must run after authentication and before the pipes, which
- * both do, but Nest runs interceptors through an rxjs pipeline that cost a measurable share of a
- * create (README → Performance), and guards as a plain awaited loop.
+ * Reads and checks the JSON body; it lets the request through (true) or throws its problem.
+ * installRouteDefaults (routes.ts) gives it to every handler that takes `@Body()`, as that
+ * handler's own guard: it runs after the global guards, so a caller without valid credentials
+ * never learns whether a body would have been accepted (413, 415 and malformed-JSON 400 all come
+ * after the 401), and other routes (deletes, health) never touch it. A guard rather than an
+ * interceptor: it must run after authentication and before the pipes, which both do, but Nest
+ * runs interceptors through an rxjs pipeline that cost a measurable share of a create (README →
+ * Performance), and guards as a plain awaited loop.
+ *
+ * The media types it accepts are the handler's `@ApiConsumes(...)`, so that the document and the
+ * service agree (e.g. `application/merge-patch+json` for a PATCH); without it, application/json.
  */
 @Injectable()
 export class JsonBodyReader implements CanActivate {
@@ -51,16 +51,32 @@ export class JsonBodyReader implements CanActivate {
     },
   });
 
+  /** Each handler's accepted media types, looked up once. */
+  private readonly mediaTypes = new WeakMap<object, readonly string[]>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>());
+    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>(), this.mediaTypesOf(context.getHandler()));
     return true;
   }
 
-  private readBody(request: Request, response: Response): Promise<void> {
-    if (!isJsonMediaType(request.headers['content-type'])) {
+  private mediaTypesOf(handler: object): readonly string[] {
+    let types = this.mediaTypes.get(handler);
+    if (types === undefined) {
+      const declared = Reflect.getMetadata(DECORATORS.API_CONSUMES, handler) as string[] | undefined;
+      types = declared?.length ? declared.map((type) => type.toLowerCase()) : ['application/json'];
+      this.mediaTypes.set(handler, types);
+    }
+    return types;
+  }
+
+  private readBody(request: Request, response: Response, mediaTypes: readonly string[]): Promise<void> {
+    if (!isJsonMediaType(request.headers['content-type'], mediaTypes)) {
       return Promise.reject(
-        new ProblemException(415, 'The request body must be JSON, sent with Content-Type: application/json.'),
+        new ProblemException(
+          415,
+          `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(' or ')}.`,
+        ),
       );
     }
     // The client waits for this before sending the body (see deferContinueToBodyReader).
@@ -78,11 +94,11 @@ export class JsonBodyReader implements CanActivate {
   }
 }
 
-/** `application/json`, any letter case, with at most a UTF-8 charset parameter. */
-export function isJsonMediaType(header: string | undefined): boolean {
+/** One of `mediaTypes` (lower case), any letter case, with at most a UTF-8 charset parameter. */
+export function isJsonMediaType(header: string | undefined, mediaTypes: readonly string[] = ['application/json']): boolean {
   if (header === undefined) return false;
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (mediaType !== 'application/json') return false;
+  if (!mediaTypes.includes(mediaType)) return false;
   return parameters.every((parameter) => {
     if (parameter === '') return true;
     const [name, rawValue = ''] = parameter.split('=').map((part) => part.trim());

@@ -11,7 +11,7 @@ const WHEN: Readonly<Record<number, string>> = {
   401: 'Missing or invalid credentials. The same answer for every kind of failure.',
   403: 'Authenticated but not allowed.',
   404: 'No such resource.',
-  409: 'An event with this eventId already exists; the stored event is unchanged.',
+  409: 'The request conflicts with the current state of the resource.',
   413: 'The body is larger than 256 KiB.',
   415: 'The body is not sent as application/json (UTF-8).',
   429: 'Too many wrong credentials for this user name from this address, or for many names from this address.',
@@ -39,17 +39,49 @@ const HEADERS: Readonly<Record<number, Record<string, HeaderObject>>> = {
   },
 };
 
-/** Documents error responses as `application/problem+json` (RFC 9457) with their headers. */
-export function ApiProblemResponses(...statuses: number[]): MethodDecorator & ClassDecorator {
+/** What a problem of each status says in the document's example (not every detail there is). */
+const EXAMPLE_DETAIL: Readonly<Record<number, string>> = {
+  400: 'The request is invalid: check price.',
+  401: 'Valid HTTP Basic credentials are required.',
+  403: 'You are not allowed to do this.',
+  404: 'No resource exists at this path.',
+  409: 'The resource already exists.',
+  413: 'The request body must be at most 262144 bytes.',
+  415: 'The request body must be JSON, sent with Content-Type: application/json.',
+  429: 'Too many failed authentication attempts from this address; try again later.',
+  431: 'The request headers are too large.',
+  503: 'The service cannot reach its database right now; retry shortly.',
+};
+
+/** A status with the generic wording, or with the module's own (`{ status: 409, description }`). */
+export type ProblemResponse =
+  number | { readonly status: number; readonly description: string; readonly detail?: string };
+
+/**
+ * Documents error responses as `application/problem+json` (RFC 9457) with their headers, and an
+ * example per status. A module words a response its own way by passing `{ status, description }`
+ * (and the example's `detail`); plain numbers take the generic wording.
+ */
+export function ApiProblemResponses(...responses: ProblemResponse[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemDetailsSchema),
-    ...statuses.map((status) =>
-      ApiResponse({
+    ...responses.map((response) => {
+      const { status, description, detail } = typeof response === 'number' ? { status: response } : response;
+      const example: Record<string, unknown> = {
+        type: status === 400 ? 'urn:museum:problem:validation' : 'about:blank',
+        title: statusTitle(status),
         status,
-        description: WHEN[status] ?? statusTitle(status),
+        detail: detail ?? EXAMPLE_DETAIL[status] ?? statusTitle(status),
+        // The request's path; 431 is answered before routing, at `/`.
+        instance: status === 431 ? '/' : '/path/of/the/request',
+      };
+      if (status === 400) example.errors = [{ field: 'price', message: 'price must be a finite JSON number' }];
+      return ApiResponse({
+        status,
+        description: description ?? WHEN[status] ?? statusTitle(status),
         headers: HEADERS[status],
-        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } },
-      }),
-    ),
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsSchema) }, example } },
+      });
+    }),
   );
 }
