@@ -580,6 +580,24 @@ describe('what was stored comes back byte for byte from get and list', () => {
   );
 });
 
+describe('concurrent creates with ISO dates (one batch with their date rows on MySQL)', () => {
+  it('each 201 answers with its own event and Location, and each is listed by its dates', async () => {
+    const y = freshYear();
+    const events = Array.from({ length: 30 }, (_, i) =>
+      event({ dates: [`${y}-01-${String(1 + i).padStart(2, '0')}`] }),
+    );
+    const answers = await Promise.all(
+      events.map((sent) => request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(sent)),
+    );
+    answers.forEach((res, i) => {
+      expectStatus(res, 201);
+      expect(res.body).toStrictEqual(events[i]);
+      expect(res.headers.location).toBe(`/special-events/${events[i].eventId as string}`);
+    });
+    expect(await followAll(`/special-events?startDate=${y}-01-01&endDate=${y}-12-31&limit=100`)).toStrictEqual(events);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Anonymous callers
 // ---------------------------------------------------------------------------------------------

@@ -78,17 +78,32 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
     };
     return runner;
   };
+  const insert = (rows: SpecialEvent | SpecialEvent[]) => {
+    const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
+    calls.push(ids);
+    const forced = options.failWith?.(ids);
+    if (forced) return Promise.reject(forced);
+    if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
+    for (const id of ids) stored.add(id);
+    return Promise.resolve({});
+  };
   const repository = {
-    insert: (rows: SpecialEvent | SpecialEvent[]) => {
-      const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
-      calls.push(ids);
-      const forced = options.failWith?.(ids);
-      if (forced) return Promise.reject(forced);
-      if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
-      for (const id of ids) stored.add(id);
-      return Promise.resolve({});
-    },
     manager: {
+      // insertRows: createQueryBuilder().insert().into(…).values(rows).updateEntity(false).execute()
+      createQueryBuilder: () => {
+        let values: SpecialEvent[] = [];
+        const builder = {
+          insert: () => builder,
+          into: () => builder,
+          values: (rows: SpecialEvent[]) => {
+            values = rows;
+            return builder;
+          },
+          updateEntity: () => builder,
+          execute: () => insert(values),
+        };
+        return builder;
+      },
       connection: { createQueryRunner: queryRunner },
       // A lone delete: the event, then its dates, in one transaction.
       transaction: (level: string, work: (manager: unknown) => Promise<unknown>) =>

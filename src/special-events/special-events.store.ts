@@ -172,6 +172,26 @@ export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsS
 }
 
 /**
+ * One INSERT of `rows`, leaving them untouched. TypeORM's `insert()` would, for columns with a
+ * database default (version, sort_date), SELECT the rows back and merge them into the objects by
+ * position; in a multi-row insert the SELECT's order is the primary key's, so an event could come
+ * back with another one's eventId. It would also cost a query.
+ */
+function insertRows<T extends object>(
+  manager: EntityManager,
+  target: new () => T,
+  rows: readonly T[],
+): Promise<unknown> {
+  return manager
+    .createQueryBuilder()
+    .insert()
+    .into(target)
+    .values(rows as T[])
+    .updateEntity(false)
+    .execute();
+}
+
+/**
  * Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). The MySQL store
  * falls back to these single-row writes when a batch cannot decide for each of its requests. A
  * write that touches the date index too runs in one transaction; one without is a single statement.
@@ -225,12 +245,12 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   protected async insertAll(events: readonly SpecialEvent[]): Promise<void> {
     const dates = dateRows(events);
     if (dates.length === 0) {
-      await this.events.insert([...events]);
+      await insertRows(this.events.manager, SpecialEvent, events);
       return;
     }
     await this.transaction(async (manager) => {
-      await manager.insert(SpecialEvent, [...events]);
-      await manager.insert(SpecialEventDate, dates);
+      await insertRows(manager, SpecialEvent, events);
+      await insertRows(manager, SpecialEventDate, dates);
     });
   }
 
