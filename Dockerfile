@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: compile with dev dependencies, ship only production ones, run as a non-root user.
 
-FROM node:22-bookworm-slim AS toolchain
+# Node 24 LTS: the version .ci/run runs the whole test suite on.
+FROM node:24-bookworm-slim AS toolchain
 # better-sqlite3 compiles from source on install.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -18,7 +19,7 @@ RUN npm run build
 FROM toolchain AS production-deps
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=production-deps /app/node_modules ./node_modules

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { galeraProblem } from './test/helpers/galera-cluster.js';
 import { MYSQL_TEST_URL, probeMysql } from './test/helpers/test-database.js';
 
 /** E2E specs that run as they are on every database (they never assume one). */
@@ -24,6 +25,13 @@ export default defineConfig(async () => {
         '            Set MYSQL_TEST_URL=mysql://user:pass@host:port to run the e2e suite on MySQL too.\n\n',
     );
   }
+  const galeraMissing = galeraProblem();
+  if (galeraMissing !== null) {
+    if (process.env.GALERA_TEST_REQUIRED === '1') {
+      throw new Error(`GALERA_TEST_REQUIRED=1 but this machine cannot run a Galera cluster: ${galeraMissing}`);
+    }
+    process.stderr.write(`\n[e2e-galera] SKIPPED: this machine cannot run a Galera cluster: ${galeraMissing}.\n\n`);
+  }
   const common = { globals: true, testTimeout: 60_000, hookTimeout: 120_000 };
   return {
     test: {
@@ -48,6 +56,19 @@ export default defineConfig(async () => {
                 name: 'e2e-mysql',
                 include: ['test/skipped/mysql.e2e-spec.ts'],
                 env: { MYSQL_SKIP_REASON: `no MySQL server answers at ${MYSQL_TEST_URL} (${mysqlProblem})` },
+              },
+            },
+        galeraMissing === null
+          ? {
+              // Three database servers and three service processes: one file, nothing beside it.
+              test: { ...common, name: 'e2e-galera', include: ['test/galera/*.e2e-spec.ts'], env: { TEST_DATABASE: 'mysql' } },
+            }
+          : {
+              test: {
+                ...common,
+                name: 'e2e-galera',
+                include: ['test/skipped/galera.e2e-spec.ts'],
+                env: { GALERA_SKIP_REASON: galeraMissing },
               },
             },
       ],

@@ -48,9 +48,9 @@ import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { parseDatabaseUrl } from '../src/config/app-config.js';
-import { buildDataSourceOptions } from '../src/database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from '../src/database/database-options.js';
 import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-event.dto.js';
-import { EventIdParams } from '../src/special-events/dto/event-id.params.js';
+import { EventIdParams } from '../src/special-events/dto/event-id-params.dto.js';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
 import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { serveReference } from './reference-app.js';
@@ -139,7 +139,7 @@ await dataSource.initialize();
 @Module({
   imports: [PassportModule],
   controllers: [SpecialEventsController, HealthController],
-  providers: [MapBasicStrategy, { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource) }],
+  providers: [MapBasicStrategy, { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource, DEFAULT_POOL) }],
 })
 class MandatedFloorModule {}
 

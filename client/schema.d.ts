@@ -104,8 +104,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service can reach its database
-         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.
+         * The service can reach its database and write to it
+         * @description Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera node: and it is in the primary component) and the latest write did not fail for want of a database in the last 5 s, else 503.
          */
         get: operations["healthReady"];
         put?: never;
@@ -153,7 +153,7 @@ export interface components {
             /**
              * Format: uuid
              * @description Any RFC 9562 UUID, any letter case; stored and returned in lowercase. Absent or null: the service generates a UUIDv7.
-             * @example dad4bce8-f5cb-4078-a211-995864315e39
+             * @example null
              */
             eventId?: string | null;
             /**
@@ -282,6 +282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -403,6 +412,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -414,6 +438,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -423,6 +456,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A special event with eventId dad4bce8-f5cb-4078-a211-995864315e39 already exists.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -432,6 +474,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -441,17 +492,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -461,10 +530,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -472,6 +550,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -602,6 +689,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -613,6 +715,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -622,17 +733,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -642,10 +771,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -653,6 +791,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -808,6 +955,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -822,7 +978,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers. */
+            /** @description The database answers and takes writes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -843,10 +999,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -854,6 +1019,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
@@ -12,12 +12,13 @@ import { SpecialEventsModule } from './special-events/special-events.module.js';
 
 /**
  * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
- * anything that compiles this module gets the production pipeline. Reading JSON bodies is the
- * handlers' own (@JsonBody()), so it comes with the controller wherever it is compiled.
+ * anything that compiles this module gets the production pipeline. Reading JSON bodies, 405 and
+ * the 404 below a controller's paths come from the routes themselves (installRouteDefaults, run by
+ * createApp).
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, modules: readonly Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -27,6 +28,7 @@ export class AppModule {
         AuthModule,
         SpecialEventsModule,
         HealthModule,
+        ...modules,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -1,14 +1,15 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
+import { installRouteDefaults } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
-import { directLogs, processLogger } from './common/logging/log-output.js';
+import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
 import { PinoLoggerService } from './common/logging/pino-logger.js';
 import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
@@ -22,6 +23,11 @@ export interface CreateAppOptions {
    * pretty-printed when it is a terminal. The level is the config's LOG_LEVEL.
    */
   readonly logDestination?: DestinationStream;
+  /**
+   * Feature modules beside AppModule's own, as one more line in its imports would add them: the
+   * e2e test of "Adding a module" builds the service with a module that lives in test/.
+   */
+  readonly modules?: readonly Type[];
 }
 
 /**
@@ -31,13 +37,15 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    // Bodies are read after authentication, by JsonBodyReader (@JsonBody()), never before the guard.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.modules), {
+    // Bodies are read after authentication, by JsonBodyReader (installRouteDefaults), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),
     // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
+  // Before the routes are registered (at init): see installRouteDefaults.
+  installRouteDefaults(app);
   configureApp(app, config);
   return app;
 }
@@ -57,7 +65,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // ETags are the events' versions, set by their handlers; Express would otherwise hash every
   // response body.
   app.set('etag', false);
-  app.set('trust proxy', config.trustProxy);
+  // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
+  app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   if (config.corsOrigins.length > 0) {
     // A listed origin gets CORS headers; any other origin none (but Vary: Origin). Preflights are
     // answered here, 204 without credentials, so they never reach authentication.
@@ -79,9 +88,22 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     );
   }
   answerMalformedHttpWithProblems(app.getHttpServer() as Server);
+  deferContinueToBodyReader(app.getHttpServer() as Server);
   // Before the routes: see escapeMalformedPercentEncoding.
   app.use(escapeMalformedPercentEncoding);
   setupOpenApi(app);
+}
+
+/**
+ * Node answers `Expect: 100-continue` with `100 Continue` before any handler runs, inviting the
+ * body before authentication, unless the server has a 'checkContinue' listener. With this one the
+ * request is handled like any other, and JsonBodyReader sends `100 Continue` once the caller is
+ * authenticated and the body is wanted; any earlier answer (401, 429) goes out instead.
+ */
+function deferContinueToBodyReader(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
 }
 
 /**
@@ -112,18 +134,27 @@ function answerMalformedHttpWithProblems(server: Server): void {
 
 /**
  * SIGTERM/SIGINT: stop accepting connections, let requests in flight finish with their real
- * answers, close the database, and exit 0.
+ * answers within `graceSeconds`, close the database, write out the log, and exit.
  *
  * Node's server.close() closes only the kept-alive connections idle at that moment; a client
  * that keeps its connection busy would be served forever and the process would never exit. So
  * once shutdown begins, every response not yet started says `Connection: close`: the client
- * gets its answer, then opens a new connection for its next request, which is refused.
+ * gets its answer, then opens a new connection for its next request, which is refused. A client
+ * that never completes a request (headers trickled a line at a time, a slow upload) would still
+ * hold server.close() open for ever: `headersTimeout` bounds only a request's start. So after
+ * `graceSeconds` every connection still open is closed.
  */
-export function handleShutdownSignals(app: NestExpressApplication): void {
+export function handleShutdownSignals(app: NestExpressApplication, graceSeconds: number): void {
   const logger = new Logger('Shutdown');
+  const server = app.getHttpServer() as Server;
   let closing = false;
   const unanswered = new Set<ServerResponse>();
-  (app.getHttpServer() as Server).prependListener('request', (_request, response: ServerResponse) => {
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.prependListener('request', (_request, response: ServerResponse) => {
     if (closing) {
       response.setHeader('Connection', 'close');
       return;
@@ -136,16 +167,22 @@ export function handleShutdownSignals(app: NestExpressApplication): void {
     closing = true;
     for (const response of unanswered) if (!response.headersSent) response.setHeader('Connection', 'close');
     logger.log(`${signal} received: finishing requests in flight, then closing`);
-    app.close().then(
-      () => {
+    const deadline = setTimeout(() => {
+      logger.warn(`Grace period of ${graceSeconds} s over: closing ${connections.size} connections still open`);
+      for (const socket of connections) socket.destroy();
+    }, graceSeconds * 1000);
+    void (async () => {
+      try {
+        await app.close();
         logger.log('Closed');
         process.exitCode = 0;
-      },
-      (error: unknown) => {
+      } catch (error) {
         logger.error(error instanceof Error ? error.message : String(error));
         process.exitCode = 1;
-      },
-    );
+      }
+      clearTimeout(deadline);
+      await flushLogs();
+    })();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

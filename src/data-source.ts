@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from './config/app-config.js';
-import { buildDataSourceOptions } from './database/database-options.js';
+import { buildDataSourceOptions, ENTITY_FILES } from './database/database-options.js';
 
 /**
  * The DataSource of the TypeORM CLI for the database `DATABASE_URL` names, built from the same
@@ -16,7 +15,5 @@ const config = loadConfig(process.env);
 Logger.overrideLogger(['log', 'warn', 'error', 'fatal']);
 export default new DataSource({
   ...buildDataSourceOptions(config.database, false, config.databasePool),
-  // Every entity file of every module, from the sources (tsx) or the build (node), so that a new
-  // module's entity reaches migration:generate without an edit here.
-  entities: [join(import.meta.dirname, '**', '*.entity.{ts,js}')],
+  entities: [ENTITY_FILES],
 });

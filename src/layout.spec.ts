@@ -86,10 +86,19 @@ describe('the folders of src/', () => {
   });
 
   it('keep the entry points at the root, imported by nothing', () => {
-    const entries = ['main.ts', 'data-source.ts', 'users.cli.ts', 'export-openapi.ts'];
+    const entries = ['main.ts', 'data-source.ts', 'users.cli.ts', 'migrations.cli.ts', 'export-openapi.ts'];
     const imported = new Set([...importsUnder(SRC).values()].flat().map((file) => relative(SRC, file)));
     expect(entries.filter((entry) => imported.has(entry))).toEqual([]);
     expect(readdirSync(SRC)).toEqual(expect.arrayContaining(entries));
+  });
+});
+
+describe('file names', () => {
+  it('end in .dto.ts for request and response shapes (dto/ folders), .metrics.ts for metrics', () => {
+    const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    expect(files.filter((file) => file.includes('/dto/') && !file.endsWith('.dto.ts'))).toEqual([]);
+    expect(files.filter((file) => file.endsWith('metrics.ts') && !file.endsWith('.metrics.ts'))).toEqual([]);
+    expect(files.filter((file) => file.endsWith('.dto.ts')).length).toBeGreaterThan(0);
   });
 });
 

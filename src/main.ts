@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   try {
     const app = await createApp(config);
-    handleShutdownSignals(app);
+    handleShutdownSignals(app, config.shutdownGraceSeconds);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

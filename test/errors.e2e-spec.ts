@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import request, { type Response } from 'supertest';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SpecialEventsService } from '../src/special-events/special-events.service.js';
@@ -84,12 +85,10 @@ describe('with the default app', () => {
     it.each([
       ['GET', '/nope'],
       ['POST', '/'],
-      ['GET', '/'],
       ['GET', '/special-eventsX'],
       ['POST', '/special-events-x'],
       ['DELETE', '/nope/deeper/still'],
       ['GET', '/health'],
-      ['PUT', '/health/live'],
       ['POST', '/openapi.json'],
       ['GET', '/nope/%E0%A4%A'],
     ])('%s %s', async (method, path) => {
@@ -176,7 +175,17 @@ describe('with the default app', () => {
     it('405 carries Allow', async () => {
       const res = await request(t.baseUrl).put('/special-events').set('Authorization', AUTH);
       expectProblem(res, 405, '/special-events');
-      expect(res.headers.allow).toBe('GET, POST');
+      expect(res.headers.allow).toBe('GET, HEAD, POST');
+    });
+
+    it('405 on public paths too, without credentials: Allow lists GET and the HEAD Express answers with it', async () => {
+      for (const path of ['/health/live', '/health/ready', '/metrics']) {
+        const res = await request(t.baseUrl).put(path);
+        const body = expectProblem(res, 405, path);
+        expect(body.detail).toBe('PUT is not supported here; use GET, HEAD.');
+        expect(res.headers.allow).toBe('GET, HEAD');
+      }
+      expectProblem(await request(t.baseUrl).get('/health/live/deeper'), 404, '/health/live/deeper');
     });
   });
 
@@ -308,6 +317,42 @@ describe('with the default app', () => {
 
     it.each(cases)('%s: %i', async (_label, status, withErrors, body, contentType, headers) => {
       expectProblem(await postText(body, contentType, headers), status, '/special-events', withErrors);
+    });
+
+    it('Content-Encoding br is accepted like gzip and deflate, limited after decompression; the 415 names all four', async () => {
+      /** The bytes as they are (supertest would JSON-encode a Buffer sent as application/json). */
+      const postEncoded = async (bytes: Buffer, encoding: string): Promise<RawResponse> =>
+        parseRaw(
+          await rawExchange(
+            t.baseUrl,
+            Buffer.concat([
+              Buffer.from(
+                `POST /special-events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\nConnection: close\r\n` +
+                  `Content-Type: application/json\r\nContent-Encoding: ${encoding}\r\nContent-Length: ${bytes.length}\r\n\r\n`,
+              ),
+              bytes,
+            ]),
+          ),
+        );
+      for (const [encoding, compress] of [
+        ['gzip', gzipSync],
+        ['deflate', deflateSync],
+        ['br', brotliCompressSync],
+      ] as const) {
+        const sent = validEvent({ name: `Compressed with ${encoding}` });
+        const created = await postEncoded(compress(json(sent)), encoding);
+        expect({ status: created.status, body: created.body }).toEqual({ status: 201, body: json(sent) });
+        // 300 KiB of spaces: a few hundred bytes on the wire, over the limit once decompressed.
+        const bomb = compress(`${' '.repeat(300 * 1024)}${json(validEvent())}`);
+        expect(bomb.length).toBeLessThan(2048);
+        expect(expectRawProblem(await postEncoded(bomb, encoding), 413).detail).toBe(
+          'The request body must be at most 262144 bytes.',
+        );
+      }
+      const unknown = await postEncoded(Buffer.from(json(validEvent())), 'zstd');
+      expect(expectRawProblem(unknown, 415).detail).toBe(
+        'This Content-Encoding is not supported; send identity, gzip, deflate or br.',
+      );
     });
 
     it('a body with bytes that are not UTF-8: 400, nothing stored', async () => {
@@ -459,9 +504,11 @@ describe('database unavailable', () => {
     expect(t.logs.some((entry) => entry.msg === 'Database unavailable' && entry.level === 40)).toBe(true);
 
     // Once the connection is open again, the same process serves requests: nothing stays broken.
+    // Readiness counts the writes that failed until one succeeds (or WRITE_FAILURE_UNREADY_MS).
     await t.app.get(DataSource).initialize();
-    expectStatus(await http.get('/health/ready'), 200);
+    expectUnavailable(await http.get('/health/ready'), '/health/ready');
     expectStatus(await http.delete(`/special-events/${kept.eventId as string}`).set('Authorization', AUTH), 204);
+    expectStatus(await http.get('/health/ready'), 200);
     expectStatus(await http.post('/special-events').set('Authorization', AUTH).send(validEvent()), 201);
   });
 });

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { execFile } from 'node:child_process';
@@ -28,6 +29,7 @@ interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  security?: Record<string, string[]>[];
 }
 interface Operation {
   operationId: string;
@@ -38,7 +40,7 @@ interface Operation {
 interface DocumentedResponse {
   description: string;
   headers?: Record<string, { required?: boolean; schema: Json }>;
-  content?: Record<string, { schema: Json }>;
+  content?: Record<string, { schema: Json; example?: Json }>;
 }
 
 /** A real HTTP exchange, as a client sees it. */
@@ -806,15 +808,36 @@ describeApp(
         expect(cookie).toMatchObject({ name: 'test', in: 'cookie', required: false, schema: { type: 'string' } });
       });
 
-      it('every special-events operation requires the HTTP Basic scheme; health needs no credentials', () => {
+      it('gives every problem response an example of its own status, and create its own 409 wording', () => {
+        const { doc } = ctx();
+        let problems = 0;
+        for (const operations of Object.values(doc.paths)) {
+          for (const operation of Object.values(operations)) {
+            for (const [status, response] of Object.entries(operation.responses)) {
+              const example = response.content?.['application/problem+json']?.example;
+              if (example === undefined) continue;
+              problems++;
+              expect(example).toMatchObject({ status: Number(status), title: STATUS_CODES[Number(status)] });
+            }
+          }
+        }
+        expect(problems).toBeGreaterThan(10);
+        expect(doc.paths[CREATE].post.responses['409'].description).toBe(
+          'An event with this eventId already exists; the stored event is unchanged.',
+        );
+        expect(doc.paths[CREATE].post.responses['415'].content?.['application/problem+json'].example?.status).toBe(415);
+      });
+
+      it('requires the HTTP Basic scheme for the whole API, and only @Public() operations say security: []', () => {
         const { doc } = ctx();
         expect(doc.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
+        expect(doc.security).toEqual([{ basic: [] }]);
+        // Protected operations inherit the document's requirement.
         const { post: create, get: list } = doc.paths[CREATE];
         const { get, patch: update, delete: remove } = doc.paths[ITEM];
-        for (const operation of [create, list, get, update, remove]) {
-          expect(operation.security).toEqual([{ basic: [] }]);
-        }
-        for (const path of ['/health/live', '/health/ready']) expect(doc.paths[path].get.security).toEqual([]);
+        for (const operation of [create, list, get, update, remove]) expect(operation.security).toBeUndefined();
+        for (const path of ['/health/live', '/health/ready', '/metrics'])
+          expect(doc.paths[path].get.security).toEqual([]);
       });
     },
   },

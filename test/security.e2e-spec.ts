@@ -441,6 +441,60 @@ describe('with the default app', () => {
       expectUnauthorized(asResponse(res), '/special-events');
     });
 
+    it('an anonymous request announcing a large body gets its 401 with Connection: close, and the body is not read', async () => {
+      // 10 MB announced, 20 bytes sent: the answer and the closed connection must come without the rest.
+      const raw = await rawExchange(
+        t.baseUrl,
+        'POST /special-events HTTP/1.1\r\nHost: museum\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 10000000\r\n\r\n{"name":"0123456789',
+      );
+      const res = parseRaw(raw);
+      expectRawProblem(res, [401]);
+      expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+      expect(res.headers.connection).toBe('close');
+    });
+
+    it('Expect: 100-continue without credentials: a 401 and no 100 Continue; with credentials: 100 Continue, then 201', async () => {
+      const anonymous = await rawExchange(
+        t.baseUrl,
+        'POST /special-events HTTP/1.1\r\nHost: museum\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 200000\r\nExpect: 100-continue\r\n\r\n',
+      );
+      expect(anonymous).not.toMatch(/^HTTP\/1\.1 100/);
+      const refused = parseRaw(anonymous);
+      expectRawProblem(refused, [401]);
+      expect(refused.headers.connection).toBe('close');
+
+      const body = JSON.stringify(validEvent());
+      const { hostname, port } = new URL(t.baseUrl);
+      const exchange = await new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        const req = httpRequest({
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/special-events',
+          agent: false,
+          headers: {
+            Authorization: AUTH,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            Expect: '100-continue',
+          },
+        });
+        let continued = false;
+        req.on('continue', () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, continued }));
+        });
+        req.on('error', reject);
+      });
+      expect(exchange).toEqual({ status: 201, continued: true });
+    });
+
     it('a header section over 16 KiB: 431 (raw socket), with or without credentials', async () => {
       for (const auth of ['', `Authorization: ${AUTH}\r\n`]) {
         const raw = await rawExchange(
@@ -843,22 +897,23 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
     expectApiSecurityHeaders(res.headers);
   }
 
-  it('many successes then limit-1 failures: still 401 and valid credentials work; the limit-th failure blocks with 429', async () => {
+  it('many successes then limit-1 wrong passwords: still 401 and valid credentials work; the limit-th blocks that user name with 429', async () => {
     const from = '127.0.0.2';
+    const wrong = (): string => basicHeader(TEST_USER, `wrong-${rand()}`);
     for (let i = 0; i < 25; i++) expect((await post(t, AUTH, validEvent(), from)).status).toBe(201);
     for (let i = 0; i < LIMIT - 1; i++) {
-      expectUnauthorized(
-        asResponse(await post(t, basicHeader(TEST_USER, `wrong-${rand()}`), validEvent(), from)),
-        '/special-events',
-      );
+      expectUnauthorized(asResponse(await post(t, wrong(), validEvent(), from)), '/special-events');
     }
-    // Successes between the failures neither count nor reset anything.
+    // Successes between the failures, and requests without credentials, neither count nor reset anything.
     for (let i = 0; i < 5; i++) expect((await post(t, AUTH, validEvent(), from)).status).toBe(201);
-    expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
-    // Now every protected request from this address is refused, valid credentials included.
+    for (let i = 0; i < 5; i++) {
+      expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
+    }
+    expectUnauthorized(asResponse(await post(t, wrong(), validEvent(), from)), '/special-events');
+    // Now every request naming that user from this address is refused, the right password included.
     const event = validEvent();
     expectLimited(await post(t, AUTH, event, from));
-    expectLimited(await post(t, undefined, validEvent(), from));
+    expectLimited(await post(t, wrong(), validEvent(), from));
     const path = `/special-events/${event.eventId as string}`;
     expectLimited(await send(t, { method: 'DELETE', path, headers: { Authorization: AUTH }, from }), path);
     // The blocked create did not happen: from another address, the event does not exist.
@@ -867,7 +922,8 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
       404,
       path,
     );
-    // The operations endpoints are not throttled.
+    // A request without credentials still gets the challenge; the operations endpoints are not throttled.
+    expectUnauthorized(asResponse(await post(t, undefined, validEvent(), from)), '/special-events');
     expect((await send(t, { path: '/health/live', from })).status).toBe(200);
   });
 
@@ -879,7 +935,7 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
         method: 'POST',
         path: '/special-events',
         headers: {
-          Authorization: basicHeader(`nobody-${rand()}`, `pw-${rand()}`),
+          Authorization: basicHeader(TEST_USER, `wrong-${rand()}`),
           'Content-Type': 'application/json',
           'X-Forwarded-For': `198.51.100.${i + 1}`,
         },
@@ -905,5 +961,60 @@ describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
     }
     // Another address is not affected: the limit is per client address.
     expect((await post(t, AUTH, validEvent(), '127.0.0.4')).status).toBe(201);
+  });
+});
+
+// =============================================================================================
+// Behind a proxy: TRUST_PROXY names what to trust, never "everything"
+// =============================================================================================
+
+describe.each([
+  ['a hop count', '1'],
+  ['the proxy addresses', 'loopback'],
+])('TRUST_PROXY as %s (%s): the client address is the one the trusted proxy saw', (_label, trustProxy) => {
+  const LIMIT = 3;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      TRUST_PROXY: trustProxy,
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A create sent by the proxy (this test, on 127.0.0.1) with the X-Forwarded-For it built. */
+  function viaProxy(forwardedFor: string, authorization: string): Promise<Exchange> {
+    return send(t, {
+      method: 'POST',
+      path: '/special-events',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+      body: JSON.stringify(validEvent()),
+    });
+  }
+
+  it('a guesser rotating the leftmost X-Forwarded-For entry (its own forgery) is still counted and gets 429', async () => {
+    const guesser = '203.0.113.50';
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await viaProxy(`198.51.100.${i + 1}, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+      expectUnauthorized(asResponse(res), '/special-events');
+    }
+    const limited = await viaProxy(`198.51.100.99, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('forged entries naming another client do not get that client blocked', async () => {
+    const victim = '203.0.113.51';
+    const guesser = '203.0.113.52';
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const res = await viaProxy(`${victim}, ${guesser}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+      expect([401, 429]).toContain(res.status);
+    }
+    expect((await viaProxy(victim, AUTH)).status).toBe(201);
   });
 });

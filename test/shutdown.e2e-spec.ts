@@ -1,5 +1,10 @@
 import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildService, startService, type RunningService } from './helpers/built-service.js';
@@ -11,7 +16,7 @@ import {
   type StoredEvent,
 } from './helpers/create-load.js';
 import { validEvent } from './helpers/problem-assertions.js';
-import { killLeftovers } from './helpers/service-process.js';
+import { childEnv, killLeftovers } from './helpers/service-process.js';
 import { basicHeader } from './helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
@@ -191,4 +196,147 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
         `exit 0 after ${exitMs} ms, lost 0\n`,
     );
   }, 180_000);
+});
+
+describe('SIGTERM with clients that never finish: a bounded grace period, then exit', () => {
+  const GRACE_SECONDS = 2;
+  let database: TestDatabase;
+  let entry: string;
+
+  beforeAll(async () => {
+    entry = buildService('shutdown-grace');
+    database = await createTestDatabase('sqlite');
+  }, 120_000);
+
+  afterEach(() => killLeftovers());
+
+  afterAll(async () => {
+    killLeftovers();
+    await database?.drop();
+  });
+
+  /** A connection that writes `first`, then `next()` every 500 ms until the server closes it. */
+  function trickle(port: number, first: string, next: () => string): { closed: Promise<string> } {
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = '';
+    socket.on('connect', () => socket.write(first));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const timer = setInterval(() => {
+      if (socket.writable) socket.write(next());
+    }, 500);
+    return {
+      closed: new Promise((resolve) => {
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve(received);
+        });
+      }),
+    };
+  }
+
+  it('a client trickling headers and slow authenticated uploads are cut off after SHUTDOWN_GRACE_SECONDS; the process exits 0', async () => {
+    const service = await startService(
+      entry,
+      {
+        DATABASE_URL: database.url,
+        DB_MIGRATIONS_RUN: 'true',
+        ADMIN_USERNAME: USER,
+        ADMIN_PASSWORD: PASSWORD,
+        SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      },
+      60_000,
+    );
+    const port = Number(new URL(service.baseUrl).port);
+    // Cache the credentials, so that the uploads reach their bodies at once.
+    expect(
+      (await request(service.baseUrl).post('/special-events').set('Authorization', AUTH).send(validEvent())).status,
+    ).toBe(201);
+
+    let header = 0;
+    const headers = trickle(
+      port,
+      'POST /special-events HTTP/1.1\r\nHost: museum\r\n',
+      () => `X-Slow-${header++}: a\r\n`,
+    );
+    const uploads = Array.from({ length: 5 }, () =>
+      trickle(
+        port,
+        `POST /special-events HTTP/1.1\r\nHost: museum\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"`,
+        () => 'x',
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    const sigtermAt = Date.now();
+    service.run.signal('SIGTERM');
+    // Without a bound these connections held the process for as long as they kept sending.
+    expect(await service.run.waitForExit(GRACE_SECONDS * 1000 + 15_000)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sigtermAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 100);
+    await Promise.all([headers.closed, ...uploads.map((upload) => upload.closed)]);
+    const messages = service.run.logs().map((line) => String(line.msg));
+    const graceOver = messages.indexOf(`Grace period of ${GRACE_SECONDS} s over: closing 6 connections still open`);
+    expect(graceOver).toBeGreaterThan(0);
+    expect(messages.indexOf('Closed')).toBeGreaterThan(graceOver);
+  }, 120_000);
+});
+
+describe("SIGTERM with standard output's reader gone (npm start | tee log, tee killed)", () => {
+  let database: TestDatabase;
+  let entry: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    entry = buildService('shutdown-epipe');
+    database = await createTestDatabase('sqlite');
+    dir = mkdtempSync(join(tmpdir(), 'museum-fifo-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the process still exits 0: the last log lines meet EPIPE as an event, not a synchronous retry loop', async () => {
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    reader.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const writeEnd = await open(fifo, 'w');
+    const service = spawn(process.execPath, [entry], {
+      env: childEnv({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        DB_MIGRATIONS_RUN: 'true',
+        ADMIN_USERNAME: USER,
+        ADMIN_PASSWORD: PASSWORD,
+      }),
+      stdio: ['ignore', writeEnd.fd, 'ignore'],
+    });
+    await writeEnd.close();
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      service.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    try {
+      for (let waited = 0; !output.includes('Listening on http://127.0.0.1:'); waited += 100) {
+        expect(waited, `no listening line; output so far:\n${output}`).toBeLessThan(60_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      reader.kill('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      service.kill('SIGTERM');
+      const outcome = await Promise.race([
+        exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still running 15 s after SIGTERM'), 15_000)),
+      ]);
+      expect(outcome).toEqual({ code: 0, signal: null });
+    } finally {
+      service.kill('SIGKILL');
+      reader.kill('SIGKILL');
+    }
+  }, 120_000);
 });

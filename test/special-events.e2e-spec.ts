@@ -818,11 +818,11 @@ describe('DELETE /special-events/{eventId}', () => {
 describe('other methods', () => {
   const id = randomUUID();
   const cases: ['put' | 'patch' | 'delete' | 'post', string, string][] = [
-    ['put', '/special-events', 'GET, POST'],
-    ['patch', '/special-events', 'GET, POST'],
-    ['delete', '/special-events', 'GET, POST'],
-    ['put', `/special-events/${id}`, 'GET, PATCH, DELETE'],
-    ['post', `/special-events/${id}`, 'GET, PATCH, DELETE'],
+    ['put', '/special-events', 'GET, HEAD, POST'],
+    ['patch', '/special-events', 'GET, HEAD, POST'],
+    ['delete', '/special-events', 'GET, HEAD, POST'],
+    ['put', `/special-events/${id}`, 'GET, HEAD, PATCH, DELETE'],
+    ['post', `/special-events/${id}`, 'GET, HEAD, PATCH, DELETE'],
   ];
 
   it.each(cases)('%s %s with valid credentials: 405 with Allow %s', async (method, path, allow) => {

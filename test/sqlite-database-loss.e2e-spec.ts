@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { WRITE_FAILURE_UNREADY_MS } from '../src/database/write-health.js';
 import { validEvent } from './helpers/problem-assertions.js';
 import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
@@ -59,15 +61,18 @@ describe('SQLite write lock held by someone else, then released', () => {
     expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
 
     locker.exec('ROLLBACK');
+    // No write comes to say the database takes writes again: readiness may wait out the failed
+    // writes' WRITE_FAILURE_UNREADY_MS, then its own probe passes.
     const recovery = Date.now();
     let readyAgain = false;
-    while (!readyAgain && Date.now() - recovery < 5000) {
+    while (!readyAgain && Date.now() - recovery < WRITE_FAILURE_UNREADY_MS + 5000) {
       readyAgain = (await http.get('/health/ready')).status === 200;
       if (!readyAgain) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(readyAgain).toBe(true);
+    const writing = Date.now();
     let created = 0;
-    while (created !== 201 && Date.now() - recovery < 5000) {
+    while (created !== 201 && Date.now() - writing < 5000) {
       created = (await http.post('/special-events').set('Authorization', AUTH).send(refused[0])).status;
       if (created !== 201) await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -78,5 +83,58 @@ describe('SQLite write lock held by someone else, then released', () => {
       expect((await http.delete(`/special-events/${event.eventId as string}`).set('Authorization', AUTH)).status).toBe(404);
     }
     expect((await http.delete(`/special-events/${stored.eventId as string}`).set('Authorization', AUTH)).status).toBe(204);
+  });
+});
+
+/**
+ * Issue 17: readiness said 200 while every write failed with SQLITE_FULL (`SELECT 1` and taking
+ * the write lock still work on a full disk). The database is made full the way SQLite itself
+ * reports a full disk: `max_page_count` set to the pages it has, so any write that needs a new
+ * page fails with SQLITE_FULL. Writes get 503, readiness turns 503, and both recover once there
+ * is room again.
+ */
+describe('SQLite full (every write fails with SQLITE_FULL), then room again', () => {
+  let t: TestApp;
+  let db: Database.Database;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = (t.app.get(DataSource).driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** An event whose description needs pages of its own. */
+  const large = () => validEvent({ eventDescription: 'x'.repeat(5000) });
+
+  it('503 with Retry-After for every write, unready while writes fail, ready and writing again after', async () => {
+    const http = request(t.baseUrl);
+    expect((await http.post('/special-events').set('Authorization', AUTH).send(large())).status).toBe(201);
+    expect((await http.get('/health/ready')).status).toBe(200);
+
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const refused = await Promise.all(
+      Array.from({ length: 5 }, () => http.post('/special-events').set('Authorization', AUTH).send(large())),
+    );
+    for (const answer of refused) {
+      expect(answer.status).toBe(503);
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const ready = await http.get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
+    expect(ready.body).toMatchObject({ status: 503, title: 'Service Unavailable' });
+
+    db.pragma('max_page_count = 1073741823');
+    const room = Date.now();
+    let created = 0;
+    while (created !== 201 && Date.now() - room < 5000) {
+      created = (await http.post('/special-events').set('Authorization', AUTH).send(large())).status;
+      if (created !== 201) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(created).toBe(201);
+    expect((await http.get('/health/ready')).status).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import { BasicStrategy } from './basic.strategy.js';
 import { CredentialCache } from './credential-cache.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
+import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
@@ -27,7 +28,18 @@ import { UsersService } from './users.service.js';
     {
       provide: FailureLimiter,
       inject: [APP_CONFIG],
-      useFactory: ({ auth }: AppConfig) => new FailureLimiter({ limit: auth.failureLimit, windowMs: auth.failureWindowMs }),
+      useFactory: ({ auth }: AppConfig) =>
+        new FailureLimiter({
+          limit: auth.failureLimit,
+          addressLimit: auth.failureAddressLimit,
+          windowMs: auth.failureWindowMs,
+        }),
+    },
+    {
+      provide: HashGate,
+      inject: [APP_CONFIG],
+      useFactory: ({ auth }: AppConfig) =>
+        new HashGate({ concurrency: auth.hashConcurrency, maxWaitMs: auth.hashMaxWaitMs }),
     },
     UsersService,
     CredentialsVerifier,

@@ -4,10 +4,12 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from './auth.metrics.js';
-import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
+import { parseBasicAuthorization } from './basic-credentials.js';
+import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.strategy.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
-import { IS_PUBLIC } from './public.decorator.js';
+import { HashGateBusyError } from './hash-gate.js';
+import { IS_PUBLIC } from '../common/http/public.decorator.js';
 
 /** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
 export function unauthorized(): ProblemException {
@@ -16,12 +18,26 @@ export function unauthorized(): ProblemException {
   });
 }
 
+/** The answer to a guesser, and to a check that found no free hash slot: never a 5xx for input. */
+function tooManyAttempts(retryAfterSeconds: number): ProblemException {
+  return new ProblemException(429, 'Too many failed authentication attempts from this address; try again later.', {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+function checksBusy(): ProblemException {
+  return new ProblemException(503, 'Too many password checks are waiting; try again shortly.', {
+    headers: { 'Retry-After': '1' },
+  });
+}
+
 /**
  * The global guard (APP_GUARD): every route needs Basic credentials unless marked @Public().
  * Nest runs global guards before a handler's own, so credentials are checked before anything
- * else, the body included (JsonBody). Adds what @nestjs/passport's AuthGuard leaves out: the
- * WWW-Authenticate challenge (nestjs/passport#24), 429 for an address that keeps failing, and a
- * fast path for credentials whose verdict is cached.
+ * else, the body included (JsonBodyReader). Adds what @nestjs/passport's AuthGuard leaves out: the
+ * WWW-Authenticate challenge (nestjs/passport#24), 429 for a guesser (FailureLimiter), and a
+ * fast path for credentials whose verdict is cached. `canActivate` authenticates and sets
+ * `request.user`; a check of what that user may do belongs after `authenticate`.
  */
 @Injectable()
 export class BasicAuthGuard extends AuthGuard('basic') {
@@ -37,38 +53,61 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
+    await this.authenticate(context);
+    return true;
+  }
 
+  /**
+   * Sets `request.user`, or throws 401 (no valid credentials), 429 (a guesser: FailureLimiter) or
+   * 503 (no password check could start in time: HashGate).
+   */
+  private async authenticate(context: ExecutionContext): Promise<void> {
     const request = context.switchToHttp().getRequest<Request>();
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
-    const retryAfter = this.limiter.retryAfterSeconds(address);
-    if (retryAfter > 0) {
-      throw new ProblemException(429, 'Too many failed authentication attempts from this address; try again later.', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
-    }
-    try {
-      // Known credentials (nearly every request) are answered from the credential cache, without
-      // passport's per-request machinery; the rest go through the passport strategy.
-      const header = request.headers.authorization;
-      const cached = header === undefined ? undefined : this.verifier.cached(header);
-      if (cached === null) throw unauthorized();
-      if (cached !== undefined) {
-        request.user = cached;
-        return true;
+    const header = request.headers.authorization;
+    // Known credentials (nearly every request) are answered from the credential cache, without
+    // passport's per-request machinery; the rest go through the passport strategy.
+    const cached = header === undefined ? undefined : this.verifier.cached(header);
+    const username = cached?.username ?? parseBasicAuthorization(header)?.username;
+    // No credentials, or a header that is not Basic credentials: nothing was guessed, nothing counts.
+    if (username === undefined) throw this.refuse();
+
+    const address = clientAddress(request);
+    const retryAfter = this.limiter.retryAfterSeconds(address, username);
+    if (retryAfter > 0) throw tooManyAttempts(retryAfter);
+    if (cached !== undefined) {
+      if (cached.identity === null) {
+        this.limiter.begin(address, username);
+        throw this.refuse();
       }
-      return (await super.canActivate(context)) as boolean;
+      this.limiter.succeeded(address, username);
+      request.user = cached.identity;
+      return;
+    }
+    // Counted before the check starts, so that concurrent guesses count at once.
+    this.limiter.begin(address, username);
+    try {
+      await super.canActivate(context);
     } catch (error) {
       if (error instanceof ProblemException && error.getStatus() === 401) {
-        this.limiter.recordFailure(address);
         this.authMetrics.recordFailure();
+        throw error;
       }
-      throw error;
+      // Not a wrong password: the check could not be made.
+      this.limiter.withdraw(address, username);
+      throw error instanceof HashGateBusyError ? checksBusy() : error;
     }
+    this.limiter.withdraw(address, username);
+    this.limiter.succeeded(address, username);
   }
 
   override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
     if (error) throw error;
     if (!user) throw unauthorized();
     return user;
+  }
+
+  private refuse(): ProblemException {
+    this.authMetrics.recordFailure();
+    return unauthorized();
   }
 }

@@ -9,6 +9,11 @@ export const BASIC_REALM = 'museum';
 /** RFC 7617 challenge; charset tells clients to send UTF-8 credentials. */
 export const BASIC_CHALLENGE = `Basic realm="${BASIC_REALM}", charset="UTF-8"`;
 
+/** The client's address as Express sees it (TRUST_PROXY decides whether a proxy may say). */
+export function clientAddress(request: Request): string {
+  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+}
+
 /** The authenticated caller, as `request.user`. */
 export interface AuthenticatedUser {
   readonly username: string;
@@ -48,7 +53,11 @@ export class BasicStrategy extends PassportStrategy(HttpBasicStrategy, 'basic') 
   }
 
   async validate(request: Request, username: string, password: string): Promise<AuthenticatedUser | false> {
-    const identity = await this.verifier.verify(request.headers.authorization ?? '', { username, password });
+    const identity = await this.verifier.verify(
+      request.headers.authorization ?? '',
+      { username, password },
+      clientAddress(request),
+    );
     return identity ?? false;
   }
 }

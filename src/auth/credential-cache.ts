@@ -102,12 +102,17 @@ export class CredentialCache {
    * undefined when there is none or it expired (the credentials must be checked).
    */
   peek(key: string): CachedIdentity | undefined {
+    return this.lookup(key)?.identity;
+  }
+
+  /** As `peek`, with the user name the cached credentials gave. */
+  lookup(key: string): { identity: CachedIdentity; username: string } | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.expiresAt <= this.now()) return undefined;
     // Re-inserting keeps the Map in least-recently-used order.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.verdict.identity;
+    return { identity: entry.verdict.identity, username: entry.username };
   }
 
   /** Forgets every outcome, positive or negative, for credentials naming `username`. */

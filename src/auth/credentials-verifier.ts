@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthMetrics } from './auth.metrics.js';
 import type { BasicCredentials } from './basic-credentials.js';
 import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
+import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UsersService } from './users.service.js';
 
@@ -13,20 +14,26 @@ export class CredentialsVerifier {
     private readonly hasher: PasswordHasher,
     private readonly cache: CredentialCache,
     private readonly metrics: AuthMetrics,
+    private readonly gate: HashGate,
   ) {}
 
   /**
    * The cached verdict for an Authorization header, without any work beyond one keyed hash: the
-   * user, null when these exact credentials were refused, or undefined when they must be checked.
+   * user and the user name the credentials gave (null user when these exact credentials were
+   * refused), or undefined when they must be checked.
    */
-  cached(authorizationHeader: string): CachedIdentity | undefined {
-    return this.cache.peek(this.cache.keyOf(authorizationHeader));
+  cached(authorizationHeader: string): { identity: CachedIdentity; username: string } | undefined {
+    return this.cache.lookup(this.cache.keyOf(authorizationHeader));
   }
 
-  /** The user the credentials belong to, or null. Rejects only when the database fails. */
-  verify(authorizationHeader: string, credentials: BasicCredentials): Promise<CachedIdentity> {
+  /**
+   * The user the credentials belong to, or null. Rejects when the database fails, or with
+   * HashGateBusyError when the password check could not start in time; `address` (the client's)
+   * is whose turn in the hash gate the check takes.
+   */
+  verify(authorizationHeader: string, credentials: BasicCredentials, address: string): Promise<CachedIdentity> {
     return this.cache.resolve(this.cache.keyOf(authorizationHeader), credentials.username, (expired) =>
-      this.check(credentials, expired),
+      this.check(credentials, expired, address),
     );
   }
 
@@ -34,15 +41,30 @@ export class CredentialsVerifier {
    * Reads the user; hashes the password only when there is no earlier verdict for these exact
    * credentials decided against what is stored now (the same password hash, or still no such
    * user). A password changed or a user removed elsewhere changes the stored hash, so those
-   * credentials are checked again, against the new state.
+   * credentials are checked again, against the new state. A right password whose stored hash has
+   * other parameters than the current ones is hashed again with them (stored hashes carry their
+   * parameters, so old ones keep working until then).
    */
-  private async check({ username, password }: BasicCredentials, expired: Verdict | undefined): Promise<Verdict> {
+  private async check(
+    { username, password }: BasicCredentials,
+    expired: Verdict | undefined,
+    address: string,
+  ): Promise<Verdict> {
     const user = await this.users.find(username);
     const basis = user ? this.cache.fingerprint(user.passwordHash) : null;
     if (expired !== undefined && expired.basis === basis) return expired;
+    if (!user) {
+      await this.gate.run(address, () => this.hasher.verifyUnknownUser(password));
+      this.metrics.recordPasswordCheck();
+      return { identity: null, basis };
+    }
+    const valid = await this.gate.run(address, () => this.hasher.verify(password, user.passwordHash));
     this.metrics.recordPasswordCheck();
-    if (!user) return this.hasher.verifyUnknownUser(password).then(() => ({ identity: null, basis }));
-    const valid = await this.hasher.verify(password, user.passwordHash);
-    return { identity: valid ? { username: user.username } : null, basis };
+    if (!valid) return { identity: null, basis };
+    const identity = { username: user.username };
+    if (!this.hasher.needsRehash(user.passwordHash)) return { identity, basis };
+    const renewed = await this.gate.run(address, () => this.hasher.hash(password));
+    const replaced = await this.users.replaceHash(user.username, user.passwordHash, renewed);
+    return { identity, basis: replaced ? this.cache.fingerprint(renewed) : basis };
   }
 }

@@ -1,105 +1,132 @@
-import { FailureLimiter } from './failure-limiter.js';
+import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 
 const WINDOW = 60_000;
+const A = '192.0.2.1';
+const B = '192.0.2.2';
 
 function clock(start = 5_000_000): { now: () => number; advance: (ms: number) => void } {
   let time = start;
   return { now: () => time, advance: (ms) => (time += ms) };
 }
 
-function fail(limiter: FailureLimiter, address: string, times: number): void {
-  for (let i = 0; i < times; i++) limiter.recordFailure(address);
+function limiter(options: Partial<FailureLimiterOptions> & { now: () => number }): FailureLimiter {
+  return new FailureLimiter({ limit: 3, addressLimit: 10, windowMs: WINDOW, ...options });
+}
+
+/** `times` attempts that each turned out wrong. */
+function fail(target: FailureLimiter, address: string, username: string, times: number): void {
+  for (let i = 0; i < times; i++) target.begin(address, username);
 }
 
 describe('FailureLimiter', () => {
-  it('does not block an address it never saw', () => {
-    const limiter = new FailureLimiter({ limit: 3, windowMs: WINDOW, now: clock().now });
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
+  it('does not block a pair it never saw', () => {
+    expect(limiter({ now: clock().now }).retryAfterSeconds(A, 'alice')).toBe(0);
   });
 
-  it('does not block below the limit', () => {
-    const limiter = new FailureLimiter({ limit: 3, windowMs: WINDOW, now: clock().now });
-    fail(limiter, '192.0.2.1', 2);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
-  });
-
-  it('blocks on reaching the limit until the end of the window, rounding up to whole seconds', () => {
+  it('blocks an address and user name on reaching the limit until the end of the window, rounding up', () => {
     const time = clock();
-    const limiter = new FailureLimiter({ limit: 3, windowMs: WINDOW, now: time.now });
-    limiter.recordFailure('192.0.2.1');
+    const target = limiter({ now: time.now });
+    target.begin(A, 'alice');
     time.advance(10_000);
-    fail(limiter, '192.0.2.1', 2);
+    fail(target, A, 'alice', 1);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+    fail(target, A, 'alice', 1);
     // The window started with the first failure: 50 s left.
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(50);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(50);
     time.advance(1_500);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(49); // 48.5 s left
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(49); // 48.5 s left
     time.advance(48_499);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(1); // 1 ms left
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(1); // 1 ms left
+    time.advance(1);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+  });
+
+  it('blocks only that user name at that address: other names there and that name elsewhere go on', () => {
+    const target = limiter({ now: clock().now });
+    fail(target, A, 'alice', 3);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(60);
+    expect(target.retryAfterSeconds(A, 'bob')).toBe(0);
+    expect(target.retryAfterSeconds(B, 'alice')).toBe(0);
+  });
+
+  it('a withdrawn attempt (it was right, or could not be checked) does not count', () => {
+    const target = limiter({ now: clock().now });
+    for (let i = 0; i < 10; i++) {
+      target.begin(A, 'alice');
+      target.withdraw(A, 'alice');
+    }
+    fail(target, A, 'alice', 2);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+  });
+
+  it('attempts in flight count at once: the limit-th begun attempt blocks the next before any ends', () => {
+    const target = limiter({ now: clock().now });
+    fail(target, A, 'alice', 3);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(60);
+    // One of them turns out right: the pair is below the limit again.
+    target.withdraw(A, 'alice');
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
   });
 
   it('keeps the window fixed: more failures do not extend it', () => {
     const time = clock();
-    const limiter = new FailureLimiter({ limit: 2, windowMs: WINDOW, now: time.now });
-    fail(limiter, '192.0.2.1', 2);
+    const target = limiter({ limit: 2, now: time.now });
+    fail(target, A, 'alice', 2);
     time.advance(30_000);
-    fail(limiter, '192.0.2.1', 5);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(30);
+    fail(target, A, 'alice', 5);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(30);
   });
 
-  it('unblocks at the end of the window and starts counting from zero again', () => {
+  it('starts counting from zero after the window, and a withdrawal from an ended window takes nothing', () => {
     const time = clock();
-    const limiter = new FailureLimiter({ limit: 3, windowMs: WINDOW, now: time.now });
-    fail(limiter, '192.0.2.1', 3);
+    const target = limiter({ now: time.now });
+    fail(target, A, 'alice', 2);
     time.advance(WINDOW);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
-    fail(limiter, '192.0.2.1', 2);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
-    limiter.recordFailure('192.0.2.1');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(60);
+    target.withdraw(A, 'alice');
+    fail(target, A, 'alice', 2);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+    target.begin(A, 'alice');
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(60);
   });
 
-  it('resets the count when a failure arrives after the window, even without a check in between', () => {
+  it('caps an address across user names at addressLimit', () => {
+    const target = limiter({ limit: 3, addressLimit: 5, now: clock().now });
+    for (let i = 0; i < 5; i++) target.begin(A, `guess-${i}`);
+    expect(target.retryAfterSeconds(A, 'someone-new')).toBe(60);
+    expect(target.retryAfterSeconds(A, 'guess-0')).toBe(60);
+    expect(target.retryAfterSeconds(B, 'someone-new')).toBe(0);
+  });
+
+  it('a user name that succeeded from the address within the window is exempt from the address cap, not from its own limit', () => {
     const time = clock();
-    const limiter = new FailureLimiter({ limit: 3, windowMs: WINDOW, now: time.now });
-    fail(limiter, '192.0.2.1', 2);
-    time.advance(WINDOW);
-    fail(limiter, '192.0.2.1', 2);
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
+    const target = limiter({ limit: 3, addressLimit: 5, now: time.now });
+    target.succeeded(A, 'alice');
+    for (let i = 0; i < 5; i++) target.begin(A, `guess-${i}`);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+    expect(target.retryAfterSeconds(A, 'bob')).toBe(60);
+    fail(target, A, 'alice', 3);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(60);
   });
 
-  it('counts each address on its own', () => {
-    const limiter = new FailureLimiter({ limit: 2, windowMs: WINDOW, now: clock().now });
-    fail(limiter, '192.0.2.1', 2);
-    limiter.recordFailure('192.0.2.2');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(60);
-    expect(limiter.retryAfterSeconds('192.0.2.2')).toBe(0);
-    expect(limiter.retryAfterSeconds('2001:db8::1')).toBe(0);
+  it('the exemption lapses a window after the last success', () => {
+    const time = clock();
+    const target = limiter({ limit: 3, addressLimit: 5, windowMs: WINDOW, now: time.now });
+    target.succeeded(A, 'alice');
+    time.advance(WINDOW - 1_000);
+    for (let i = 0; i < 5; i++) target.begin(A, `guess-${i}`);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+    time.advance(1_000);
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(59);
   });
 
-  it('blocks from the first failure with limit 1', () => {
-    const limiter = new FailureLimiter({ limit: 1, windowMs: WINDOW, now: clock().now });
-    limiter.recordFailure('192.0.2.1');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(60);
-  });
-
-  it('tracks at most maxAddresses, forgetting the oldest window first', () => {
-    const limiter = new FailureLimiter({ limit: 1, windowMs: WINDOW, maxAddresses: 2, now: clock().now });
-    limiter.recordFailure('192.0.2.1');
-    limiter.recordFailure('192.0.2.2');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(60);
-    limiter.recordFailure('192.0.2.3');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(0);
-    expect(limiter.retryAfterSeconds('192.0.2.2')).toBe(60);
-    expect(limiter.retryAfterSeconds('192.0.2.3')).toBe(60);
-  });
-
-  it('does not forget anyone when a known address fails again at the bound', () => {
-    const limiter = new FailureLimiter({ limit: 2, windowMs: WINDOW, maxAddresses: 2, now: clock().now });
-    limiter.recordFailure('192.0.2.1');
-    limiter.recordFailure('192.0.2.2');
-    limiter.recordFailure('192.0.2.1');
-    limiter.recordFailure('192.0.2.2');
-    expect(limiter.retryAfterSeconds('192.0.2.1')).toBe(60);
-    expect(limiter.retryAfterSeconds('192.0.2.2')).toBe(60);
+  it('tracks at most maxEntries counters, forgetting the oldest window first', () => {
+    const target = limiter({ limit: 1, addressLimit: 100, maxEntries: 2, now: clock().now });
+    target.begin(A, 'alice');
+    target.begin(A, 'bob');
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(60);
+    target.begin(A, 'carol');
+    expect(target.retryAfterSeconds(A, 'alice')).toBe(0);
+    expect(target.retryAfterSeconds(A, 'bob')).toBe(60);
+    expect(target.retryAfterSeconds(A, 'carol')).toBe(60);
   });
 });

@@ -1,8 +1,11 @@
 export interface FailureLimiterOptions {
+  /** Failed attempts per client address and user name within a window before 429. */
   readonly limit: number;
+  /** Failed attempts per client address across all user names within a window before 429. */
+  readonly addressLimit: number;
   readonly windowMs: number;
-  /** Addresses tracked at once; the oldest window is forgotten first. */
-  readonly maxAddresses?: number;
+  /** Counters kept at once (each kind); the oldest window is forgotten first. */
+  readonly maxEntries?: number;
   readonly now?: () => number;
 }
 
@@ -12,44 +15,102 @@ interface Window {
 }
 
 /**
- * Counts failed authentications per client address in fixed windows. Once an address reaches the
- * limit, every protected request from it is refused with 429 until its window ends, valid
- * credentials or not: answering valid ones would let guessing go on unthrottled. Successful
- * requests are never counted.
+ * Throttles password guessing without locking users out. Only credentials that were sent and
+ * turned out wrong count (a request without credentials, or with a malformed header, never does:
+ * clients that ask first and answer the challenge would lock themselves out), in fixed windows:
+ *
+ * - per client address and user name (`limit`): the guesser of one account gets 429 for that
+ *   name, right password or wrong (answering a right one would tell the guesser), while other
+ *   users at the same address (a NAT, an office) go on;
+ * - per client address across names (`addressLimit`, higher): an address trying many names gets
+ *   429 for every name, except names that authenticated from that address within the window.
+ *
+ * An attempt is counted when its check begins (`begin`) and taken back when it succeeds
+ * (`succeeded`), so that checks in flight count at once: a burst of concurrent guesses cannot all
+ * start before the first one fails.
  */
 export class FailureLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly byName = new Map<string, Window>();
+  private readonly byAddress = new Map<string, Window>();
+  /** When each address + name last authenticated, for the exception to the address cap. */
+  private readonly successes = new Map<string, number>();
   private readonly now: () => number;
-  private readonly maxAddresses: number;
+  private readonly maxEntries: number;
 
   constructor(private readonly options: FailureLimiterOptions) {
     this.now = options.now ?? Date.now;
-    this.maxAddresses = options.maxAddresses ?? 100_000;
+    this.maxEntries = options.maxEntries ?? 100_000;
   }
 
-  /** Whole seconds until `address` may try again, or 0 when it is not blocked. */
-  retryAfterSeconds(address: string): number {
-    const window = this.windows.get(address);
+  /** Whole seconds until `username` may be tried again from `address`, or 0 when it may now. */
+  retryAfterSeconds(address: string, username: string): number {
+    const now = this.now();
+    const pair = pairKey(address, username);
+    const byName = this.remaining(this.byName, pair, this.options.limit, now);
+    if (byName > 0) return Math.ceil(byName / 1000);
+    const byAddress = this.remaining(this.byAddress, address, this.options.addressLimit, now);
+    if (byAddress > 0 && !this.succeededRecently(pair, now)) return Math.ceil(byAddress / 1000);
+    return 0;
+  }
+
+  /** Counts an attempt as failed from now on: call `succeeded` if it turns out right. */
+  begin(address: string, username: string): void {
+    const now = this.now();
+    this.count(this.byName, pairKey(address, username), now, 1);
+    this.count(this.byAddress, address, now, 1);
+  }
+
+  /** Takes back the attempt `begin` counted (it was right, or its check could not be made). */
+  withdraw(address: string, username: string): void {
+    const now = this.now();
+    this.count(this.byName, pairKey(address, username), now, -1);
+    this.count(this.byAddress, address, now, -1);
+  }
+
+  /** Remembers that `username` authenticated from `address` (exempt from the address cap). */
+  succeeded(address: string, username: string): void {
+    const pair = pairKey(address, username);
+    const now = this.now();
+    const last = this.successes.get(pair);
+    // Refreshed at most twice a window: this runs on every authenticated request.
+    if (last !== undefined && now - last < this.options.windowMs / 2) return;
+    this.successes.delete(pair);
+    this.successes.set(pair, now);
+    if (this.successes.size > this.maxEntries) this.successes.delete(this.successes.keys().next().value as string);
+  }
+
+  private succeededRecently(pair: string, now: number): boolean {
+    const last = this.successes.get(pair);
+    return last !== undefined && now - last < this.options.windowMs;
+  }
+
+  /** Milliseconds left in the window of `key` when it reached `limit`, else 0. */
+  private remaining(windows: Map<string, Window>, key: string, limit: number, now: number): number {
+    const window = windows.get(key);
     if (!window) return 0;
-    const remaining = window.startedAt + this.options.windowMs - this.now();
+    const remaining = window.startedAt + this.options.windowMs - now;
     if (remaining <= 0) {
-      this.windows.delete(address);
+      windows.delete(key);
       return 0;
     }
-    return window.failures >= this.options.limit ? Math.ceil(remaining / 1000) : 0;
+    return window.failures >= limit ? remaining : 0;
   }
 
-  recordFailure(address: string): void {
-    const now = this.now();
-    let window = this.windows.get(address);
+  private count(windows: Map<string, Window>, key: string, now: number, delta: 1 | -1): void {
+    let window = windows.get(key);
     if (!window || window.startedAt + this.options.windowMs <= now) {
-      this.windows.delete(address);
+      // A withdrawal whose window has ended has nothing left to take back.
+      if (delta < 0) return;
+      windows.delete(key);
       window = { startedAt: now, failures: 0 };
-      this.windows.set(address, window);
-      if (this.windows.size > this.maxAddresses) {
-        this.windows.delete(this.windows.keys().next().value as string);
-      }
+      windows.set(key, window);
+      if (windows.size > this.maxEntries) windows.delete(windows.keys().next().value as string);
     }
-    window.failures++;
+    window.failures = Math.max(0, window.failures + delta);
   }
+}
+
+/** One key for an address and a user name; a newline occurs in neither. */
+function pairKey(address: string, username: string): string {
+  return `${address}\n${username}`;
 }

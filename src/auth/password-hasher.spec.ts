@@ -101,18 +101,27 @@ describe('PasswordHasher', () => {
     expect(new PasswordHasher({ logN: 11, r: 8, p: 1 }).needsRehash(stored)).toBe(true);
     expect(new PasswordHasher({ logN: 10, r: 9, p: 1 }).needsRehash(stored)).toBe(true);
     expect(new PasswordHasher({ logN: 10, r: 8, p: 2 }).needsRehash(stored)).toBe(true);
-    expect(new PasswordHasher({ logN: 9, r: 8, p: 1 }).needsRehash(stored)).toBe(false);
+    // Other parameters, not only weaker ones: OWASP's equal settings trade memory for passes.
+    expect(new PasswordHasher({ logN: 9, r: 8, p: 1 }).needsRehash(stored)).toBe(true);
     expect(new PasswordHasher().needsRehash(stored)).toBe(true);
-    expect(new PasswordHasher().needsRehash('$scrypt$ln=17,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaA')).toBe(false);
+    expect(new PasswordHasher().needsRehash('$scrypt$ln=17,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaA')).toBe(true);
+    expect(new PasswordHasher().needsRehash('$scrypt$ln=16,r=8,p=2$c2FsdHNhbHRzYWx0c2FsdA$aGFzaA')).toBe(false);
     expect(hasher.needsRehash('not a hash')).toBe(true);
   });
 
-  it('uses the OWASP parameters by default: N=2^17 works (maxmem is raised)', async () => {
-    expect(OWASP_SCRYPT).toEqual({ logN: 17, r: 8, p: 1 });
+  it('uses OWASP parameters by default, N=2^16 r=8 p=2 (64 MiB: maxmem is raised)', async () => {
+    expect(OWASP_SCRYPT).toEqual({ logN: 16, r: 8, p: 2 });
     const owasp = new PasswordHasher();
     const stored = await owasp.hash('correct horse battery staple');
-    expect(stored).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(stored).toMatch(/^\$scrypt\$ln=16,r=8,p=2\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
     await expect(owasp.verify('correct horse battery staple', stored)).resolves.toBe(true);
     await expect(owasp.verify('correct horse battery stapl', stored)).resolves.toBe(false);
+  });
+
+  it('still verifies hashes made with the former default, N=2^17 r=8 p=1 (128 MiB)', async () => {
+    const former = await new PasswordHasher({ logN: 17, r: 8, p: 1 }).hash('correct horse battery staple');
+    const current = new PasswordHasher();
+    await expect(current.verify('correct horse battery staple', former)).resolves.toBe(true);
+    expect(current.needsRehash(former)).toBe(true);
   });
 });

@@ -7,8 +7,13 @@ export interface ScryptParameters {
   readonly p: number;
 }
 
-/** OWASP Password Storage Cheat Sheet: scrypt with N=2^17, r=8, p=1. */
-export const OWASP_SCRYPT: ScryptParameters = { logN: 17, r: 8, p: 1 };
+/**
+ * One of the OWASP Password Storage Cheat Sheet's equally strong scrypt settings: N=2^16, r=8,
+ * p=2 costs the CPU of its first choice (N=2^17, r=8, p=1) in half the memory (64 MiB rather than
+ * 128 MiB per hash: scrypt's memory is 128 * N * r bytes, and Node computes the p lanes one after
+ * the other), so that the hashes the service runs at once fit its memory budget.
+ */
+export const OWASP_SCRYPT: ScryptParameters = { logN: 16, r: 8, p: 2 };
 
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
@@ -16,8 +21,9 @@ const FORMAT = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+
 
 /**
  * Salted scrypt hashes in a self-describing string (`$scrypt$ln=17,r=8,p=1$<salt>$<hash>`), so the
- * parameters can be raised later without breaking stored hashes. One hash costs about 0.3 s of
- * one core and 128 MiB here: callers must cache results (see CredentialCache).
+ * parameters can change later without breaking stored hashes. One hash costs about 0.3 s of one
+ * core and 64 MiB here: callers must cache results (see CredentialCache) and bound how many run
+ * at once (see HashGate).
  */
 export class PasswordHasher {
   private dummyHash?: Promise<string>;
@@ -53,16 +59,27 @@ export class PasswordHasher {
     return false;
   }
 
-  /** True when a stored hash was made with weaker parameters than the current ones. */
+  /**
+   * True when a stored hash was made with other parameters than the current ones: OWASP's
+   * settings trade memory for passes, so "other" is not "weaker", and the current ones are the
+   * policy.
+   */
   needsRehash(stored: string): boolean {
     const match = FORMAT.exec(stored);
     if (!match) return true;
     const { logN, r, p } = this.parameters;
-    return Number(match[1]) < logN || Number(match[2]) < r || Number(match[3]) < p;
+    return Number(match[1]) !== logN || Number(match[2]) !== r || Number(match[3]) !== p;
   }
 }
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number, length = KEY_LENGTH): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  logN: number,
+  r: number,
+  p: number,
+  length = KEY_LENGTH,
+): Promise<Buffer> {
   if (!supported(logN, r, p)) return Promise.reject(new Error('unsupported scrypt parameters'));
   const N = 2 ** logN;
   // Node's default maxmem (32 MiB) is below what N=2^15 and up need: 128 * N * r bytes.

@@ -75,6 +75,16 @@ export class UsersService {
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
+  /**
+   * Stores `renewed` (the same password hashed with the current parameters) in place of
+   * `current`, unless the password changed meanwhile. The credential cache is left alone: the
+   * password it verified is the same. Returns whether the hash was replaced.
+   */
+  async replaceHash(username: string, current: string, renewed: string): Promise<boolean> {
+    const result = await this.users.update({ username, passwordHash: current }, { passwordHash: renewed });
+    return Boolean(result.affected);
+  }
+
   async remove(username: string): Promise<void> {
     const result = await this.users.delete({ username });
     this.cache?.invalidateUser(username);

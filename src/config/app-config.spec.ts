@@ -28,6 +28,9 @@ describe('loadConfig', () => {
     expect(config.runMigrations).toBe(true);
     expect(config.trustProxy).toBe(false);
     expect(config.metricsEnabled).toBe(true);
+    expect(config.shutdownGraceSeconds).toBe(10);
+    expect(config.auth.hashConcurrency).toBe(2);
+    expect(config.auth.failureAddressLimit).toBeGreaterThan(config.auth.failureLimit);
     expect(config.auth.failureLimit).toBeGreaterThanOrEqual(1);
     expect(config.auth.cacheTtlMs).toBeGreaterThan(0);
     expect(config.auth.cacheMaxEntries).toBeGreaterThan(0);
@@ -97,12 +100,38 @@ describe('loadConfig', () => {
     ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: 'ten' }],
     ['AUTH_CACHE_TTL_SECONDS', { AUTH_CACHE_TTL_SECONDS: '-5' }],
     ['DB_MIGRATIONS_RUN', { DB_MIGRATIONS_RUN: 'maybe' }],
-    ['TRUST_PROXY', { TRUST_PROXY: '2' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'loopback, proxy.example.org' }],
     ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
+    ['SHUTDOWN_GRACE_SECONDS', { SHUTDOWN_GRACE_SECONDS: '-1' }],
+    ['AUTH_FAILURE_ADDRESS_LIMIT', { AUTH_FAILURE_ADDRESS_LIMIT: '0' }],
+    ['AUTH_HASH_CONCURRENCY', { AUTH_HASH_CONCURRENCY: '0' }],
+    ['AUTH_HASH_MAX_WAIT_MS', { AUTH_HASH_MAX_WAIT_MS: 'soon' }],
   ])('rejects an invalid %s, naming it: %j', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads TRUST_PROXY as off, a hop count, or proxy addresses, subnets and Express names', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1 , fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true with a message saying what to give instead', () => {
+    expect(configErrorOf({ TRUST_PROXY: 'true' }).message).toMatch(
+      /^Invalid configuration: TRUST_PROXY must not trust every proxy .*number of proxies.*addresses/,
+    );
   });
 
   it('names both admin variables when only ADMIN_USERNAME is set', () => {

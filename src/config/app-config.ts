@@ -25,13 +25,21 @@ export interface DatabasePoolConfig {
   readonly queryTimeoutMs: number;
 }
 
+export type TrustProxy = false | number | readonly string[];
+
 export interface AuthConfig {
   /** How long a verified (or refused) credential is trusted without a new hash. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
-  /** Failed authentications from one address within the window before 429. */
+  /** Wrong credentials from one address for one user name within the window before 429. */
   readonly failureLimit: number;
+  /** Wrong credentials from one address across user names within the window before 429. */
+  readonly failureAddressLimit: number;
   readonly failureWindowMs: number;
+  /** Password hashes computed at once (each takes 64 MiB and a libuv thread). */
+  readonly hashConcurrency: number;
+  /** Longest a password check waits for a hash slot before 503. */
+  readonly hashMaxWaitMs: number;
 }
 
 export interface AppConfig {
@@ -44,10 +52,16 @@ export interface AppConfig {
   readonly admin: { readonly username: string; readonly password: string } | null;
   readonly corsOrigins: readonly string[];
   readonly logLevel: LogLevel;
-  readonly trustProxy: boolean;
+  /**
+   * Express's `trust proxy`: false (the socket address), the number of proxies in front, or the
+   * proxies' addresses and subnets. Never "trust everything" (see `trustProxy`).
+   */
+  readonly trustProxy: TrustProxy;
   /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
   readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
+  /** After SIGTERM, how long requests in flight may take before their connections are closed. */
+  readonly shutdownGraceSeconds: number;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -86,14 +100,18 @@ export function loadConfig(env: Env): AppConfig {
     admin: admin(env),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
     metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
       failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
+      failureAddressLimit: integer(env, 'AUTH_FAILURE_ADDRESS_LIMIT', 50, 1, 1_000_000),
       failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+      hashConcurrency: integer(env, 'AUTH_HASH_CONCURRENCY', 2, 1, 64),
+      hashMaxWaitMs: integer(env, 'AUTH_HASH_MAX_WAIT_MS', 5000, 100, 600_000),
     },
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
   };
 }
 
@@ -148,6 +166,49 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes', 'on'].includes(raw)) return true;
   if (['false', '0', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(name, 'must be true or false');
+}
+
+/** Express's named address sets for `trust proxy`. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `false` (the default), a hop count, or a comma-separated list of proxy addresses, CIDR subnets
+ * and Express's names (loopback, linklocal, uniquelocal). `true` is refused: Express would then
+ * take the leftmost X-Forwarded-For entry, which the client writes, so every client could choose
+ * the address the failure limiter counts.
+ */
+function trustProxy(env: Env, name: string): TrustProxy {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined || ['false', 'no', 'off'].includes(raw)) return false;
+  if (['true', 'yes', 'on'].includes(raw)) {
+    throw new ConfigError(
+      name,
+      'must not trust every proxy (a client could then choose its own address): give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. 10.0.0.0/8, loopback)',
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError(name, 'must be a hop count from 0 to 10, or proxy addresses');
+    return hops === 0 ? false : hops;
+  }
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    if (!PROXY_NAMES.includes(value) && !isAddressOrSubnet(value)) {
+      throw new ConfigError(
+        name,
+        `has an entry that is not an IP address, a CIDR subnet or ${PROXY_NAMES.join('/')}: "${value}"`,
+      );
+    }
+    return value;
+  });
+}
+
+function isAddressOrSubnet(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

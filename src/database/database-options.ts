@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
@@ -7,6 +8,12 @@ import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/m
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
 import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
 import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
+
+/**
+ * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
+ * command-line tools find a new module's entities without an edit outside its folder.
+ */
+export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,js}');
 
 /**
  * Migrations per driver, listed as classes rather than globs so that the same list works from

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -7,8 +7,13 @@ import { buildDataSourceOptions } from './database-options.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
+import { discardUnsafeConnections } from './unsafe-connections.js';
+import { WriteHealth } from './write-health.js';
 
-/** Gives the MySQL pool the acquire timeout mysql2 lacks (see boundPoolAcquire). */
+/**
+ * Gives the MySQL pool what mysql2's lacks: an acquire timeout (see boundPoolAcquire), and no
+ * reuse of a connection whose query timed out (see discardUnsafeConnections).
+ */
 @Injectable()
 export class MysqlPoolBounds implements OnModuleInit {
   constructor(
@@ -18,10 +23,14 @@ export class MysqlPoolBounds implements OnModuleInit {
 
   onModuleInit(): void {
     const pool = mysqlPoolOf(this.dataSource);
-    if (pool) boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+    if (!pool) return;
+    boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+    discardUnsafeConnections(pool);
   }
 }
 
+/** Global: every feature's writes report to the one WriteHealth that readiness reads. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -42,6 +51,7 @@ export class MysqlPoolBounds implements OnModuleInit {
       },
     }),
   ],
-  providers: [MysqlPoolBounds],
+  providers: [MysqlPoolBounds, WriteHealth],
+  exports: [WriteHealth],
 })
 export class DatabaseModule {}

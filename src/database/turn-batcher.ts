@@ -1,3 +1,5 @@
+import { WriteDeadlineError } from './database-errors.js';
+
 /** Most events one statement carries (a row is at most ~25 KiB; max_allowed_packet is 16 MiB+). */
 export const MYSQL_BATCH = 100;
 
@@ -7,12 +9,20 @@ export interface Pending<T> {
   readonly reject: (error: unknown) => void;
 }
 
-/** Collects the calls made in one turn of the event loop and hands them over in chunks of at most MYSQL_BATCH. */
+/**
+ * Collects the calls made in one turn of the event loop and hands them over in chunks of at most
+ * MYSQL_BATCH. Calls of a chunk not settled within `deadlineMs` fail with a WriteDeadlineError
+ * (503), whatever the chunk's statements still do: a request's wait is bounded by the deadline,
+ * not by the number of statements its chunk runs one after another.
+ */
 export class TurnBatcher<T> {
   private pending: Pending<T>[] = [];
   private scheduled = false;
 
-  constructor(private readonly run: (batch: readonly Pending<T>[]) => Promise<void>) {}
+  constructor(
+    private readonly run: (batch: readonly Pending<T>[]) => Promise<void>,
+    private readonly deadlineMs: number,
+  ) {}
 
   add(item: T): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
@@ -28,10 +38,17 @@ export class TurnBatcher<T> {
     this.scheduled = false;
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MYSQL_BATCH);
-      // run() settles every call itself; should it throw anyway, its callers get the error.
-      this.run(batch).catch((error: unknown) => {
+      // A promise settles once: calls answered by the deadline ignore the late outcome.
+      const deadline = setTimeout(() => {
+        const error = new WriteDeadlineError(this.deadlineMs);
         for (const { reject } of batch) reject(error);
-      });
+      }, this.deadlineMs);
+      // run() settles every call itself; should it throw anyway, its callers get the error.
+      this.run(batch)
+        .catch((error: unknown) => {
+          for (const { reject } of batch) reject(error);
+        })
+        .finally(() => clearTimeout(deadline));
     }
   };
 }

@@ -3,7 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs
 import { DataSource } from 'typeorm';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
-import { Public } from '../auth/public.decorator.js';
+import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.filter.js';
@@ -21,7 +22,10 @@ const STATUS_OK: SchemaObject = {
 @ApiTags('Operations')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writeHealth: WriteHealth,
+  ) {}
 
   @Get('live')
   @ApiOperation({
@@ -38,19 +42,25 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     operationId: 'healthReady',
-    summary: 'The service can reach its database',
+    summary: 'The service can reach its database and write to it',
     description:
-      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free), else 503.',
+      'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera ' +
+      `node: and it is in the primary component) and the latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
   })
-  @ApiOkResponse({ description: 'The database answers.', schema: STATUS_OK })
+  @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
   async ready(): Promise<{ status: 'ok' }> {
+    if (this.writeHealth.failingRecently()) {
+      throw new ProblemException(503, 'The database does not take writes right now.', {
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.databaseAnswers(), timeout]);
       const sqlite = sqliteConnectionOf(this.dataSource);
       if (sqlite) assertSqliteWritable(sqlite);
     } catch {
@@ -61,5 +71,23 @@ export class HealthController {
       clearTimeout(timer);
     }
     return { status: 'ok' };
+  }
+
+  /**
+   * A query, and on MySQL/MariaDB also Galera's own verdict: a node cut off from the primary
+   * component still answers `SELECT 1` but refuses every statement on a table, so there the
+   * answer is `wsrep_ready`. MariaDB without a Galera provider reports `wsrep_ready` OFF and no
+   * provider name; MySQL has neither variable.
+   */
+  private async databaseAnswers(): Promise<void> {
+    if (this.dataSource.options.type !== 'mysql') {
+      await this.dataSource.query('SELECT 1');
+      return;
+    }
+    const rows: { Variable_name: string; Value: string }[] = await this.dataSource.query(
+      "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_provider_name', 'wsrep_ready')",
+    );
+    const value = (name: string): string | undefined => rows.find((row) => row.Variable_name === name)?.Value;
+    if (value('wsrep_provider_name') && value('wsrep_ready') !== 'ON') throw new Error('not in the primary component');
   }
 }

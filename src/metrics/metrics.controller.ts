@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
-import { Public } from '../auth/public.decorator.js';
+import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 
 @Public()

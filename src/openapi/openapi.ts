@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Application } from 'express';
+import { methodName, type Route, routesOf } from '../common/http/routes.js';
 
 const DESCRIPTION = `Create and delete a museum's special events.
 
@@ -16,13 +18,30 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Special events', 'Create and delete special events. HTTP Basic credentials are required.')
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' }, 'basic')
+    // Protected unless said otherwise, as the global guard is: see documentPublicRoutes.
+    .addSecurityRequirements('basic')
     .build();
   // Proprietary (package.json: UNLICENSED): there is no license text at a URL to link to, and
   // DocumentBuilder.setLicense() insists on one.
   config.info.license = { name: 'Proprietary (UNLICENSED): for the museum and its partners only' };
   const document = SwaggerModule.createDocument(app, config);
+  documentPublicRoutes(document, routesOf(app));
   documentTestCookie(document);
   return document;
+}
+
+/**
+ * `security: []` on the operations of @Public() handlers, whether the class or the method says
+ * so. @nestjs/swagger keeps an empty security list only from a class: on a method it drops it as
+ * empty, and the operation would inherit the global requirement.
+ */
+function documentPublicRoutes(document: OpenAPIObject, routes: readonly Route[]): void {
+  for (const route of routes) {
+    if (!route.isPublic) continue;
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = document.paths[path]?.[methodName(route.method).toLowerCase() as 'get'];
+    if (operation) operation.security = [];
+  }
 }
 
 /**
@@ -44,8 +63,13 @@ function documentTestCookie(document: OpenAPIObject): void {
   ];
 }
 
-/** Serves the document at /openapi.json and a browsable reference at /docs, without auth. */
+/**
+ * Serves the document at /openapi.json and a browsable reference at /docs, without auth. `GET /`
+ * redirects to /docs (302, not cached as a permanent move: the root may serve something else one
+ * day), so that whoever opens the service's address in a browser finds its reference.
+ */
 export function setupOpenApi(app: INestApplication): void {
+  (app.getHttpAdapter().getInstance() as Application).get('/', (_request, response) => response.redirect(302, '/docs'));
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     raw: ['json'],

@@ -1,24 +1,8 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import {
-  All,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBasicAuth,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiExcludeEndpoint,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -26,17 +10,17 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
-import { JsonBody, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-body.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
-import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { EventIdParams } from './dto/event-id.params.js';
-import { ListSpecialEventsQuery } from './dto/list-special-events.query.js';
-import { SpecialEventResponse } from './dto/special-event.response.js';
+import { EventIdParams } from './dto/event-id-params.dto.js';
+import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
+import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { etagOf, type ListPage, SpecialEventsService, toResponse } from './special-events.service.js';
+
+const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
 
 const ETAG_HEADER = {
   ETag: {
@@ -47,46 +31,9 @@ const ETAG_HEADER = {
 } as const;
 
 @ApiTags('Special events')
-@ApiBasicAuth()
 @Controller('special-events')
 export class SpecialEventsController {
   constructor(private readonly events: SpecialEventsService) {}
-
-  @Post()
-  @HttpCode(201)
-  @JsonBody()
-  @ApiOperation({
-    operationId: 'createSpecialEvent',
-    summary: 'Create a special event',
-    description:
-      'Stores the event and answers with it as stored, once it is durable. Without `eventId` (or with null) the ' +
-      'service generates a UUIDv7; an `eventId` that already exists is a 409 and leaves the stored event unchanged. ' +
-      'Every failing field is named in a 400; unknown properties are rejected.',
-  })
-  @ApiConsumes('application/json')
-  @ApiBody({ type: CreateSpecialEventDto })
-  @ApiCreatedResponse({
-    description: 'Created; the body is the event as stored.',
-    type: SpecialEventResponse,
-    headers: {
-      Location: {
-        description: 'Path of the new event: /special-events/{eventId}',
-        required: true,
-        schema: { type: 'string' },
-      },
-      ...ETAG_HEADER,
-    },
-  })
-  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
-  async create(
-    @Body() body: CreateSpecialEventDto,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<SpecialEventResponse> {
-    const event = await this.events.create(body);
-    response.location(`/special-events/${event.eventId}`);
-    response.setHeader('ETag', etagOf(event));
-    return toResponse(event);
-  }
 
   @Get()
   @ApiOperation({
@@ -123,6 +70,54 @@ export class SpecialEventsController {
     return page.events.map(toResponse);
   }
 
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createSpecialEvent',
+    summary: 'Create a special event',
+    description:
+      'Stores the event and answers with it as stored, once it is durable. Without `eventId` (or with null) the ' +
+      'service generates a UUIDv7; an `eventId` that already exists is a 409 and leaves the stored event unchanged. ' +
+      'Every failing field is named in a 400; unknown properties are rejected.',
+  })
+  @ApiConsumes('application/json')
+  @ApiBody({ type: CreateSpecialEventDto })
+  @ApiCreatedResponse({
+    description: 'Created; the body is the event as stored.',
+    type: SpecialEventResponse,
+    headers: {
+      Location: {
+        description: 'Path of the new event: /special-events/{eventId}',
+        required: true,
+        schema: { type: 'string' },
+      },
+      ...ETAG_HEADER,
+    },
+  })
+  @ApiProblemResponses(
+    400,
+    401,
+    {
+      status: 409,
+      description: 'An event with this eventId already exists; the stored event is unchanged.',
+      detail: 'A special event with eventId dad4bce8-f5cb-4078-a211-995864315e39 already exists.',
+    },
+    413,
+    415,
+    429,
+    431,
+    503,
+  )
+  async create(
+    @Body() body: CreateSpecialEventDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse> {
+    const event = await this.events.create(body);
+    response.location(`/special-events/${event.eventId}`);
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
+  }
+
   @Get(':eventId')
   @ApiOperation({
     operationId: 'getSpecialEvent',
@@ -157,7 +152,6 @@ export class SpecialEventsController {
   }
 
   @Patch(':eventId')
-  @JsonBody({ mergePatch: true })
   @ApiOperation({
     operationId: 'updateSpecialEvent',
     summary: 'Update special event',
@@ -202,28 +196,6 @@ export class SpecialEventsController {
   async delete(@Param() { eventId }: EventIdParams): Promise<void> {
     await this.events.delete(eventId);
   }
-
-  /**
-   * Other methods on these paths, and deeper paths, answer 405/404 only after authentication,
-   * so an anonymous caller learns nothing about /special-events.
-   */
-  @All()
-  @ApiExcludeEndpoint()
-  collectionOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'GET, POST');
-  }
-
-  @All(':eventId')
-  @ApiExcludeEndpoint()
-  itemOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'GET, PATCH, DELETE');
-  }
-
-  @All(':eventId/*rest')
-  @ApiExcludeEndpoint()
-  deeperPaths(): never {
-    throw new ProblemException(404, 'No resource exists at this path.');
-  }
 }
 
 /** The next page's link, relative to the service (RFC 8288 resolves it against the request). */
@@ -234,10 +206,4 @@ function nextPageLink(page: ListPage, cursor: string): string {
   parameters.set('limit', String(page.limit));
   parameters.set('cursor', cursor);
   return `/special-events?${parameters.toString()}`;
-}
-
-function methodNotAllowed(request: Request, allow: string): ProblemException {
-  return new ProblemException(405, `${request.method} is not supported here; use ${allow}.`, {
-    headers: { Allow: allow },
-  });
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
@@ -11,7 +13,12 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
-    { provide: SpecialEventsStore, inject: [DataSource], useFactory: createSpecialEventsStore },
+    {
+      provide: SpecialEventsStore,
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) =>
+        createSpecialEventsStore(dataSource, config.databasePool),
+    },
   ],
 })
 export class SpecialEventsModule {}

@@ -3,9 +3,10 @@ import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { ifMatchSatisfied } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
+import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_PAGE } from './dto/list-special-events.query.js';
-import type { SpecialEventResponse } from './dto/special-event.response.js';
+import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_PAGE } from './dto/list-special-events-query.dto.js';
+import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../database/event-dates.js';
 import { decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
@@ -62,7 +63,10 @@ export function withDerivedColumns(fields: Omit<SpecialEvent, 'version' | 'sortD
 
 @Injectable()
 export class SpecialEventsService {
-  constructor(private readonly store: SpecialEventsStore) {}
+  constructor(
+    private readonly store: SpecialEventsStore,
+    private readonly writeHealth: WriteHealth,
+  ) {}
 
   /**
    * Stores the event and returns it as stored, once durable. A duplicate id is decided by the
@@ -80,14 +84,14 @@ export class SpecialEventsService {
       },
       firstVersion(),
     );
-    if (!(await this.store.insert(event))) {
+    if (!(await this.writeHealth.track(this.store.insert(event)))) {
       throw new ProblemException(409, `A special event with eventId ${event.eventId} already exists.`);
     }
     return event;
   }
 
   async delete(eventId: string): Promise<void> {
-    if (!(await this.store.delete(eventId))) throw notFound(eventId);
+    if (!(await this.writeHealth.track(this.store.delete(eventId)))) throw notFound(eventId);
   }
 
   async get(eventId: string): Promise<SpecialEvent> {
@@ -178,7 +182,7 @@ export class SpecialEventsService {
         },
         current.version + 1,
       );
-      if (await this.store.update(next, current.version)) return next;
+      if (await this.writeHealth.track(this.store.update(next, current.version))) return next;
     }
     throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
       headers: { 'Retry-After': '1' },

@@ -1,8 +1,11 @@
 import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
+import { WriteDeadlineError } from '../database/database-errors.js';
 import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { MYSQL_BATCH } from '../database/turn-batcher.js';
 import { MysqlSpecialEventsStore } from './special-events.store.js';
+
+const DEADLINE_MS = 60_000;
 
 const event = (eventId: string): SpecialEvent => ({
   eventId,
@@ -15,16 +18,31 @@ const event = (eventId: string): SpecialEvent => ({
   sortDate: '~',
 });
 
+/** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */
+function refusedByServer(code: string, errno: number, message: string): QueryFailedError {
+  return new QueryFailedError('INSERT ...', [], Object.assign(new Error(message), { code, errno, sqlState: '23000' }));
+}
+
 function duplicate(): QueryFailedError {
+  return refusedByServer('ER_DUP_ENTRY', 1062, 'Duplicate entry');
+}
+
+/** mysql2's own query timeout: the statement may still be running, and may still commit. */
+function timedOut(): QueryFailedError {
   return new QueryFailedError(
     'INSERT ...',
     [],
-    Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY', errno: 1062 }),
+    Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' }),
   );
 }
 
 interface FakeOptions {
   readonly failWith?: (ids: string[]) => Error | undefined;
+  /** Stores the statement's rows, then fails it anyway: a commit its caller never heard of. */
+  readonly storeThenFailWith?: (ids: string[]) => Error | undefined;
+  /** The statement never answers. */
+  readonly hangOn?: (ids: string[]) => boolean;
+  readonly failDeleteIn?: Error;
   readonly failCommit?: Error;
 }
 
@@ -54,6 +72,7 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
             return Promise.resolve({ affected: 0 });
           }
           log.push(`delete in ${ids.join(',')}`);
+          if (options.failDeleteIn) return Promise.reject(options.failDeleteIn);
           staged = ids.filter((id) => stored.has(id));
           return Promise.resolve({ affected: staged.length });
         },
@@ -81,11 +100,13 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
   const insert = (rows: SpecialEvent | SpecialEvent[]) => {
     const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
     calls.push(ids);
+    if (options.hangOn?.(ids)) return new Promise<never>(() => undefined);
     const forced = options.failWith?.(ids);
     if (forced) return Promise.reject(forced);
     if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
     for (const id of ids) stored.add(id);
-    return Promise.resolve({});
+    const late = options.storeThenFailWith?.(ids);
+    return late ? Promise.reject(late) : Promise.resolve({});
   };
   const repository = {
     manager: {
@@ -125,7 +146,7 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
 describe('MysqlSpecialEventsStore', () => {
   it('creates that arrive together go out as one multi-row INSERT', async () => {
     const { repository, calls, stored } = fakeRepository();
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'b', 'c'].map((id) => store.insert(event(id))));
     expect(results).toEqual([true, true, true]);
     expect(calls).toEqual([['a', 'b', 'c']]);
@@ -134,13 +155,13 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('a lone create is a plain single-row INSERT', async () => {
     const { repository, calls } = fakeRepository();
-    await expect(new MysqlSpecialEventsStore(repository).insert(event('a'))).resolves.toBe(true);
+    await expect(new MysqlSpecialEventsStore(repository, DEADLINE_MS).insert(event('a'))).resolves.toBe(true);
     expect(calls).toEqual([['a']]);
   });
 
   it('when the batch fails on a duplicate, each event is inserted on its own and answered on its own', async () => {
     const { repository, calls, stored } = fakeRepository(new Set(['taken']));
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'taken', 'b', 'b'].map((id) => store.insert(event(id))));
     expect(calls[0]).toEqual(['a', 'taken', 'b', 'b']);
     expect(results.slice(0, 2)).toEqual([true, false]);
@@ -149,12 +170,12 @@ describe('MysqlSpecialEventsStore', () => {
     expect([...stored].sort()).toEqual(['a', 'b', 'taken']);
   });
 
-  it('any other failure of the batch is retried row by row: only the rows that fail again fail', async () => {
-    const broken = new Error('Data too long for column');
+  it('any other refusal by the server is retried row by row: only the rows that fail again fail', async () => {
+    const broken = refusedByServer('ER_DATA_TOO_LONG', 1406, 'Data too long for column');
     const { repository } = fakeRepository(new Set(), {
       failWith: (ids) => (ids.length > 1 || ids[0] === 'bad' ? broken : undefined),
     });
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'bad', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
       { status: 'fulfilled', value: true },
@@ -163,9 +184,64 @@ describe('MysqlSpecialEventsStore', () => {
     ]);
   });
 
+  it('a batch whose fate is unknown (timed out, committed later): every caller gets the error, none is retried', async () => {
+    const lost = timedOut();
+    const { repository, calls, stored } = fakeRepository(new Set(), {
+      storeThenFailWith: (ids) => (ids.length > 1 ? lost : undefined),
+    });
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((id) => store.insert(event(id))));
+    // Retried row by row, each would meet its own stored row and be answered false (409).
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(calls).toEqual([['a', 'b', 'c']]);
+    expect([...stored]).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a batch whose server is unavailable (a lock wait timed out) is not retried row by row', async () => {
+    const busy = refusedByServer('ER_LOCK_WAIT_TIMEOUT', 1205, 'Lock wait timeout exceeded');
+    const { repository, calls } = fakeRepository(new Set(), { failWith: () => busy });
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: busy },
+      { status: 'rejected', reason: busy },
+    ]);
+    expect(calls).toEqual([['a', 'b']]);
+  });
+
+  it('a statement that never answers: every caller of the batch gets a WriteDeadlineError at the deadline', async () => {
+    const { repository } = fakeRepository(new Set(), { hangOn: () => true });
+    const store = new MysqlSpecialEventsStore(repository, 20);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(WriteDeadlineError);
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'WRITE_DEADLINE' });
+    }
+  });
+
+  it('a batch that lost a deadlock (on Galera: a certification conflict) was rolled back: each create goes again on its own', async () => {
+    const deadlock = new QueryFailedError(
+      'INSERT ...',
+      [],
+      Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }),
+    );
+    const { repository, calls, stored } = fakeRepository(new Set(), {
+      failWith: (ids) => (ids.length > 1 ? deadlock : undefined),
+    });
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    await expect(Promise.all(['a', 'b'].map((id) => store.insert(event(id))))).resolves.toEqual([true, true]);
+    expect(calls).toEqual([['a', 'b'], ['a'], ['b']]);
+    expect([...stored]).toEqual(['a', 'b']);
+  });
+
   it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
     const { repository, calls } = fakeRepository();
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const ids = Array.from({ length: MYSQL_BATCH * 2 + 1 }, (_, i) => `id-${i}`);
     await Promise.all(ids.map((id) => store.insert(event(id))));
     expect(calls.map((call) => call.length)).toEqual([MYSQL_BATCH, MYSQL_BATCH, 1]);
@@ -174,7 +250,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('deletes that arrive together, all of existing events: one DELETE … IN in one committed transaction', async () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
     expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'delete dates in a,b,c', 'commit', 'release']);
     expect([...stored]).toEqual(['kept']);
@@ -182,7 +258,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('when one id does not exist, the batch is rolled back and each delete answers on its own', async () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b']));
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'missing', 'b'].map((id) => store.delete(id)))).resolves.toEqual([
       true,
       false,
@@ -204,7 +280,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('the same id twice in one go: no batch, exactly one of the two deletes it', async () => {
     const { repository, log } = fakeRepository(new Set(['a']));
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
     expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
     expect(log.filter((line) => !line.startsWith('delete dates'))).toEqual([
@@ -216,12 +292,25 @@ describe('MysqlSpecialEventsStore', () => {
   it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
     const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
     const { repository, log } = fakeRepository(new Set(['a', 'b']), { failCommit: lost });
-    const store = new MysqlSpecialEventsStore(repository);
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },
       { status: 'rejected', reason: lost },
     ]);
     expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'delete dates in a,b', 'commit', 'release']);
+  });
+
+  it('a DELETE … IN that timed out: every delete of the batch gets the error, none is retried on its own', async () => {
+    const lost = timedOut();
+    const { repository, log, stored } = fakeRepository(new Set(['a', 'b']), { failDeleteIn: lost });
+    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'rollback', 'release']);
+    expect([...stored]).toEqual(['a', 'b']);
   });
 });

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import type { PoolConnection, RowDataPacket } from 'mysql2';
 import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { isUniqueViolation } from '../database/database-errors.js';
+import type { DatabasePoolConfig } from '../config/app-config.js';
+import { isRefusedByServer, isRolledBack, isUniqueViolation } from '../database/database-errors.js';
 import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
@@ -163,12 +164,17 @@ function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
 
 /**
  * The store for the DataSource's driver (the two buildDataSourceOptions builds): prepared
- * statements and group commit on SQLite, batched writes on MySQL/MariaDB.
+ * statements and group commit on SQLite, batched writes on MySQL/MariaDB. A MySQL write gets as
+ * long as waiting for a connection and one query may take (`pool`), and no longer.
  */
-export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsStore {
+export function createSpecialEventsStore(dataSource: DataSource, pool: DatabasePoolConfig): SpecialEventsStore {
   return dataSource.options.type === 'better-sqlite3'
     ? new SqliteSpecialEventsStore(dataSource)
-    : new MysqlSpecialEventsStore(dataSource.getRepository(SpecialEvent), mysqlBinaryReader(dataSource));
+    : new MysqlSpecialEventsStore(
+        dataSource.getRepository(SpecialEvent),
+        pool.acquireTimeoutMs + pool.queryTimeoutMs,
+        mysqlBinaryReader(dataSource),
+      );
 }
 
 /**
@@ -269,24 +275,34 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
  * commit (one redo-log flush) instead of one each; InnoDB's own group commit only merges commits
  * that happen to overlap. Each request still gets its own answer, decided by the database:
  *
- * - Creates: one multi-row INSERT (and, for events with ISO dates, one of their dates in the same
- *   transaction). The batch is atomic: if it fails (an `eventId` already stored or twice in the
- *   batch, or anything else) it stored nothing, and every event of the batch is then inserted on
- *   its own, so duplicates get their 409 from the primary key.
+ * - Creates: one multi-row INSERT (and, for events with ISO dates, one of their dates, in the same
+ *   transaction). The batch is atomic: when the server refuses it (an
+ *   `eventId` already stored or twice in the batch, a value it rejects, a deadlock or on Galera a
+ *   certification conflict, which roll it back whole) it stored nothing, and every event of the
+ *   batch is then inserted on its own, so duplicates get their 409 from the primary key. When its
+ *   fate is unknown (a timeout, a lost connection: the INSERT may still commit), every caller gets
+ *   the error (503) and nothing is retried: a retry would meet the batch's own rows and answer 409
+ *   for ids the service generated itself.
  * - Deletes: one `DELETE … WHERE event_id IN (…)` in a transaction, committed only when it
- *   removed every id (the usual case), their dates deleted in the same transaction. Otherwise (an id that does not exist, the same id twice, an
- *   error before COMMIT) it is rolled back and each delete runs on its own, for its own 204 or
- *   404. A COMMIT that fails may or may not have happened: those requests get the error (503).
+ *   removed every id (the usual case), their dates deleted in the same transaction. Otherwise (an id that does not exist, the same id twice, a
+ *   statement the server refuses) it is rolled back and each delete runs on its own, for its own
+ *   204 or 404. When the database cannot be used (a timeout, a lost connection, a COMMIT that
+ *   failed and may or may not have happened), every caller gets the error (503).
+ *
+ * Every call is answered within `deadlineMs` (see TurnBatcher).
  */
 export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
-  private readonly inserts = new TurnBatcher<SpecialEvent>((batch) => this.insertBatch(batch));
-  private readonly deletes = new TurnBatcher<string>((batch) => this.deleteBatch(batch));
+  private readonly inserts: TurnBatcher<SpecialEvent>;
+  private readonly deletes: TurnBatcher<string>;
 
   constructor(
     events: Repository<SpecialEvent>,
+    deadlineMs: number,
     private readonly binaryRead?: BinaryReader,
   ) {
     super(events);
+    this.inserts = new TurnBatcher((batch) => this.insertBatch(batch), deadlineMs);
+    this.deletes = new TurnBatcher((batch) => this.deleteBatch(batch), deadlineMs);
   }
 
   /** Reads through the binary protocol when there is a pool to read from (see mysqlBinaryReader). */
@@ -308,8 +324,13 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
         await this.insertAll(batch.map(({ item }) => item));
         for (const { resolve } of batch) resolve(true);
         return;
-      } catch {
-        // Nothing of the batch was stored: each event on its own below, with its own outcome.
+      } catch (error) {
+        // Refused (or rolled back whole) by the server: nothing of the batch was stored, so each
+        // event on its own below, with its own outcome. Anything else may have committed: 503.
+        if (!isRefusedByServer(error) && !isRolledBack(error)) {
+          for (const { reject } of batch) reject(error);
+          return;
+        }
       }
     }
     await this.oneByOne(batch, (event) => super.insert(event));
@@ -335,9 +356,10 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
 
   /**
    * Deletes all of `ids` in one transaction, or none: true when every one existed and the
-   * transaction committed, false when it was rolled back (or never started). Throws only when
-   * COMMIT itself failed. READ COMMITTED: ids that do not exist take no gap locks, which would
-   * hold up concurrent creates until the rollback.
+   * transaction committed, false when it was rolled back because one did not exist or the server
+   * refused the statement. Throws when the database could not be used, COMMIT included.
+   * READ COMMITTED: ids that do not exist take no gap locks, which would hold up concurrent
+   * creates until the rollback.
    */
   private async deleteAllOrNone(ids: readonly string[]): Promise<boolean> {
     const runner = this.events.manager.connection.createQueryRunner();
@@ -351,9 +373,10 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
           return false;
         }
         await runner.manager.delete(SpecialEventDate, { eventId: In([...ids]) });
-      } catch {
+      } catch (error) {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        return false;
+        if (isRefusedByServer(error)) return false;
+        throw error;
       }
       await runner.commitTransaction();
       return true;

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -29,12 +30,16 @@ export interface TestApp {
 /**
  * Starts the service exactly as main.ts does (createApp: same module, pipeline, body handling and
  * OpenAPI), on a fresh database with the real migrations (SQLite, or MySQL in the e2e-mysql
- * project: see test-database.ts), listening on port 0. Pass environment variables to override;
+ * project: see test-database.ts), listening on port 0, with `options.modules` added to the
+ * service's own. Pass environment variables to override;
  * with a DATABASE_URL of your own, the database is yours to clean up. Only one app per test
  * file should be open at a time: @nestjs/passport registers strategies in passport's
  * process-wide registry.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { modules?: readonly Type[] } = {},
+): Promise<TestApp> {
   const database: TestDatabase | undefined = env.DATABASE_URL ? undefined : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database?.url ?? '',
@@ -44,6 +49,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: 'trace',
     // High enough that tests which send many bad credentials do not trip the 429.
     AUTH_FAILURE_LIMIT: '100000',
+    AUTH_FAILURE_ADDRESS_LIMIT: '100000',
     ...env,
   });
   const lines: string[] = [];
@@ -55,7 +61,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, { logDestination: sink });
+    app = await createApp(config, { logDestination: sink, modules: options.modules });
   } catch (error) {
     await database?.drop();
     throw error;

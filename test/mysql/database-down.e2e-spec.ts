@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { WRITE_FAILURE_UNREADY_MS } from '../../src/database/write-health.js';
 import { AUTH, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase, MYSQL_TEST_URL, type TestDatabase } from '../helpers/test-database.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -71,13 +72,125 @@ describe('MySQL unreachable, then back (TCP proxy between service and server)', 
     expect(await http.get('/health/live').then((r) => r.status)).toBe(200);
 
     proxy.restore();
-    const recoveredIn = await within(5000, async () => (await http.get('/health/ready')).status === 200);
-    expect(recoveredIn).toBeLessThan(5000);
+    // No write comes to say the database takes writes again: readiness may wait out the failed
+    // writes' WRITE_FAILURE_UNREADY_MS, then its own probe passes.
+    await within(WRITE_FAILURE_UNREADY_MS + 5000, async () => (await http.get('/health/ready')).status === 200);
 
     // Nothing was acknowledged during the outage, and nothing was stored: the id is free.
     const after = await http.post('/special-events').set('Authorization', AUTH).send(event(lostId));
     expect(after.status).toBe(201);
     expect(after.body).toEqual(event(lostId));
+  });
+});
+
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: number;
+  readonly took: number;
+}
+
+/** `writers` clients, each creating (and deleting what it created) one request after another for `ms`. */
+async function writeFor(baseUrl: string, writers: number, ms: number): Promise<Answer[]> {
+  const http = request(baseUrl);
+  const until = Date.now() + ms;
+  const answers: Answer[] = [];
+  const record = (response: request.Response, started: number) =>
+    answers.push({
+      status: response.status,
+      retryAfter: Number(response.headers['retry-after']),
+      took: Date.now() - started,
+    });
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (Date.now() < until) {
+        let started = Date.now();
+        const eventId = crypto.randomUUID();
+        record(await http.post('/special-events').set('Authorization', AUTH).send(event(eventId)), started);
+        started = Date.now();
+        record(await http.delete(`/special-events/${eventId}`).set('Authorization', AUTH), started);
+      }
+    }),
+  );
+  return answers;
+}
+
+function tally(answers: readonly Answer[]): Record<number, number> {
+  const statuses: Record<number, number> = {};
+  for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+  return statuses;
+}
+
+/**
+ * Issue 17, item 1: the network between service and database drops every packet (no reset)
+ * under 16 writers, then carries them again. Every request is answered within its bounds (the
+ * acquire timeout plus the query timeout), 503 with Retry-After; ready turns 503; and within
+ * seconds of the network's return the service serves every writer again, without a restart.
+ */
+describe('MySQL packets dropped (no reset) under concurrent writers, then forwarded again', () => {
+  const QUERY_TIMEOUT_MS = 1000;
+  // Opening a connection (TCP, handshake, authentication) may take more than 500 ms on a busy machine.
+  const ACQUIRE_TIMEOUT_MS = 1000;
+  /** The deadline of a write, plus room for a busy machine. */
+  const ANSWER_BOUND_MS = ACQUIRE_TIMEOUT_MS + QUERY_TIMEOUT_MS + 2000;
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('mysql');
+    const server = new URL(MYSQL_TEST_URL);
+    proxy = new TcpProxy(server.hostname, Number(server.port || 3306));
+    const port = await proxy.start();
+    const url = new URL(database.url);
+    url.host = `127.0.0.1:${port}`;
+    t = await createTestApp({
+      DATABASE_URL: url.toString(),
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+      DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await database?.drop();
+  });
+
+  it('503 with Retry-After within bounds while packets are dropped, unready, then serves again within seconds', async () => {
+    const http = request(t.baseUrl);
+    // Fills the pool with open connections and caches the credentials.
+    expect(tally(await writeFor(t.baseUrl, 16, 1000))).toEqual({ 201: expect.any(Number), 204: expect.any(Number) });
+
+    proxy.blackhole();
+    const [during, ready] = await Promise.all([
+      writeFor(t.baseUrl, 16, 5000),
+      new Promise((resolve) => setTimeout(resolve, 2500)).then(() => http.get('/health/ready')),
+    ]);
+    expect(tally(during)).toEqual({ 503: during.length });
+    expect(during.every(({ retryAfter }) => retryAfter > 0)).toBe(true);
+    expect(Math.max(...during.map(({ took }) => took))).toBeLessThan(ANSWER_BOUND_MS);
+    expect(ready.status).toBe(503);
+    expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await http.get('/health/live').then((r) => r.status)).toBe(200);
+
+    proxy.restore();
+    const servedAgainIn = await within(5000, async () => {
+      const created = await http.post('/special-events').set('Authorization', AUTH).send(event(crypto.randomUUID()));
+      return created.status === 201;
+    });
+    expect(servedAgainIn).toBeLessThan(5000);
+    await within(5000, async () => (await http.get('/health/ready')).status === 200);
+
+    // Every writer is served again: no pooled connection still waits on a statement lost in the outage.
+    const logged = t.logs.length;
+    const after = await writeFor(t.baseUrl, 16, 3000);
+    const unavailable = t.logs.slice(logged).filter((entry) => entry.msg === 'Database unavailable');
+    expect({ statuses: tally(after), unavailable: unavailable.map((entry) => entry.code) }).toEqual({
+      statuses: { 201: after.length / 2, 204: after.length / 2 },
+      unavailable: [],
+    });
+    expect(Math.max(...after.map(({ took }) => took))).toBeLessThan(ANSWER_BOUND_MS);
   });
 });
 
@@ -95,7 +208,9 @@ describe('every pooled connection busy: bounded wait for a connection', () => {
   it('answers 503 with Retry-After after DB_ACQUIRE_TIMEOUT_MS instead of queueing, then serves again', async () => {
     const http = request(t.baseUrl);
     // Verifies (and caches) the credentials while the connection is free.
-    expect((await http.post('/special-events').set('Authorization', AUTH).send(event(crypto.randomUUID()))).status).toBe(201);
+    expect(
+      (await http.post('/special-events').set('Authorization', AUTH).send(event(crypto.randomUUID()))).status,
+    ).toBe(201);
 
     const hold = t.app.get(DataSource).query('SELECT SLEEP(3)');
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,4 +1,5 @@
-import { type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { ProblemException } from '../problem/problem.js';
@@ -10,15 +11,6 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
-/**
- * Marks a handler that takes a JSON body: JsonBodyReader reads it for that handler alone, after
- * the global guards (Nest runs global guards before a handler's own): a caller without valid
- * credentials never learns whether a body would have been accepted (413, 415 and malformed-JSON
- * 400 all come after the 401). Handler-scoped, so other routes (deletes, health) never touch it.
- */
-export const JsonBody = (options: { readonly mergePatch?: boolean } = {}): MethodDecorator =>
-  UseGuards(options.mergePatch ? MergePatchBodyReader : JsonBodyReader);
-
 /** Body-parser error types and the answer each gets; anything else is a server fault. */
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
   'entity.too.large': { status: 413, detail: `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.` },
@@ -26,7 +18,7 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
   'entity.verify.failed': { status: 400, detail: 'The request body is not valid UTF-8.' },
   'encoding.unsupported': {
     status: 415,
-    detail: 'This Content-Encoding is not supported; send identity, gzip or deflate.',
+    detail: 'This Content-Encoding is not supported; send identity, gzip, deflate or br.',
   },
   'charset.unsupported': { status: 415, detail: 'The request body must be UTF-8 JSON.' },
   'request.aborted': { status: 400, detail: 'The request body ended before its announced length.' },
@@ -34,10 +26,17 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
 };
 
 /**
- * Reads and checks the JSON body; it lets the request through (true) or throws its problem. A
- * guard rather than an interceptor: it must run after authentication and before the pipes, which
- * both do, but Nest runs interceptors through an rxjs pipeline that cost a measurable share of a
- * create (README → Performance), and guards as a plain awaited loop.
+ * Reads and checks the JSON body; it lets the request through (true) or throws its problem.
+ * installRouteDefaults (routes.ts) gives it to every handler that takes `@Body()`, as that
+ * handler's own guard: it runs after the global guards, so a caller without valid credentials
+ * never learns whether a body would have been accepted (413, 415 and malformed-JSON 400 all come
+ * after the 401), and other routes (deletes, health) never touch it. A guard rather than an
+ * interceptor: it must run after authentication and before the pipes, which both do, but Nest
+ * runs interceptors through an rxjs pipeline that cost a measurable share of a create (README →
+ * Performance), and guards as a plain awaited loop.
+ *
+ * The media types it accepts are the handler's `@ApiConsumes(...)`, so that the document and the
+ * service agree (e.g. `application/merge-patch+json` for a PATCH); without it, application/json.
  */
 @Injectable()
 export class JsonBodyReader implements CanActivate {
@@ -52,24 +51,36 @@ export class JsonBodyReader implements CanActivate {
     },
   });
 
+  /** Each handler's accepted media types, looked up once. */
+  private readonly mediaTypes = new WeakMap<object, readonly string[]>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>());
+    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>(), this.mediaTypesOf(context.getHandler()));
     return true;
   }
 
-  /** Whether the body's media type is one this route reads; anything else is a 415. */
-  protected accepts(contentType: string | undefined): boolean {
-    return isJsonMediaType(contentType);
+  private mediaTypesOf(handler: object): readonly string[] {
+    let types = this.mediaTypes.get(handler);
+    if (types === undefined) {
+      const declared = Reflect.getMetadata(DECORATORS.API_CONSUMES, handler) as string[] | undefined;
+      types = declared?.length ? declared.map((type) => type.toLowerCase()) : ['application/json'];
+      this.mediaTypes.set(handler, types);
+    }
+    return types;
   }
 
-  protected readonly unsupportedMediaType: string =
-    'The request body must be JSON, sent with Content-Type: application/json.';
-
-  private readBody(request: Request, response: Response): Promise<void> {
-    if (!this.accepts(request.headers['content-type'])) {
-      return Promise.reject(new ProblemException(415, this.unsupportedMediaType));
+  private readBody(request: Request, response: Response, mediaTypes: readonly string[]): Promise<void> {
+    if (!isJsonMediaType(request.headers['content-type'], mediaTypes)) {
+      return Promise.reject(
+        new ProblemException(
+          415,
+          `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(' or ')}.`,
+        ),
+      );
     }
+    // The client waits for this before sending the body (see deferContinueToBodyReader).
+    if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
     return new Promise((resolve, reject) => {
       this.parse(request, response, (error?: unknown) => {
         if (error === undefined) {
@@ -83,28 +94,11 @@ export class JsonBodyReader implements CanActivate {
   }
 }
 
-/**
- * The reader of an update: a JSON merge patch (RFC 7396, `application/merge-patch+json`) or
- * plain `application/json` (the Museum API's), read the same way. Only routes that apply a patch
- * use it, so a create sent as a merge patch stays a 415.
- */
-@Injectable()
-export class MergePatchBodyReader extends JsonBodyReader {
-  protected override accepts(contentType: string | undefined): boolean {
-    return isJsonMediaType(contentType) || isJsonMediaType(contentType, MERGE_PATCH_MEDIA_TYPE);
-  }
-
-  protected override readonly unsupportedMediaType: string =
-    'The request body must be JSON, sent with Content-Type: application/merge-patch+json or application/json.';
-}
-
-export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
-
-/** `application/json` (or `mediaType`), any letter case, with at most a UTF-8 charset parameter. */
-export function isJsonMediaType(header: string | undefined, wanted = 'application/json'): boolean {
+/** One of `mediaTypes` (lower case), any letter case, with at most a UTF-8 charset parameter. */
+export function isJsonMediaType(header: string | undefined, mediaTypes: readonly string[] = ['application/json']): boolean {
   if (header === undefined) return false;
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (mediaType !== wanted) return false;
+  if (!mediaTypes.includes(mediaType)) return false;
   return parameters.every((parameter) => {
     if (parameter === '') return true;
     const [name, rawValue = ''] = parameter.split('=').map((part) => part.trim());

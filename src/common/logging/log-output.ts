@@ -59,3 +59,18 @@ function standardOutput(): DestinationStream {
     : pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
   return stdout;
 }
+
+/**
+ * Writes out the lines still batched, asynchronously: call before the process exits. sonic-boom
+ * retries a failed synchronous flush every 100 ms on any error, EPIPE included, so with standard
+ * output's reader gone (`npm start | tee log`, tee killed) pino's synchronous flush at exit looped
+ * for ever. Written asynchronously, EPIPE arrives as an 'error' event, on which pino's
+ * destination stops writing (and its flush at exit does nothing). Resolves either way.
+ */
+export function flushLogs(): Promise<void> {
+  const destination = stdout as
+    (DestinationStream & { flush?: (callback: (error?: Error) => void) => void }) | undefined;
+  if (destination?.flush === undefined) return Promise.resolve();
+  const { flush } = destination;
+  return new Promise((resolve) => flush.call(destination, () => resolve()));
+}

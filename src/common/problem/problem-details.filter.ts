@@ -34,6 +34,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return;
     }
     for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
+    // A body still arriving (a refused upload, a 401 before the body is read) would otherwise be
+    // read to its end, however large or slow, to keep the connection: close it instead. Node then
+    // writes `Connection: close` where it writes it for a client that asked for it, so the 401s
+    // stay identical header for header.
+    if (!request.complete) response.shouldKeepAlive = false;
     response
       .status(problem.getStatus())
       .type(PROBLEM_CONTENT_TYPE)

@@ -1,6 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { CreateSpecialEventDto } from '../../special-events/dto/create-special-event.dto.js';
-import { EventIdParams } from '../../special-events/dto/event-id.params.js';
+import { EventIdParams } from '../../special-events/dto/event-id-params.dto.js';
 import { type FieldError, ProblemException, VALIDATION_PROBLEM_TYPE } from '../problem/problem.js';
 import { StrictValidationPipe } from './strict-validation.pipe.js';
 

@@ -19,7 +19,9 @@ export class CreateSpecialEventDto {
     nullable: true,
     description:
       'Any RFC 9562 UUID, any letter case; stored and returned in lowercase. Absent or null: the service generates a UUIDv7.',
-    example: EVENT_EXAMPLE.eventId,
+    // null rather than an id: Swagger UI's "Try it out" sends the example, and a fixed id would
+    // give the first caller a 201 and everyone after a 409.
+    example: null,
   })
   @Transform(lowercase)
   @IsOptional()

@@ -1,0 +1,73 @@
+/**
+ * The text of generated migrations: one class per driver under the same name and timestamp, so
+ * that both databases list the same migrations (database-options.spec.ts checks it).
+ */
+
+export interface GeneratedQueries {
+  readonly up: readonly string[];
+  readonly down: readonly string[];
+}
+
+/** TypeORM ends a MySQL CREATE TABLE with ENGINE=InnoDB; every table also gets utf8mb4, binary. */
+export function withMysqlCharset(query: string): string {
+  if (!/^\s*CREATE TABLE/i.test(query)) return query;
+  return `${query.replace(/\s*ENGINE=InnoDB\s*$/i, '')} ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`;
+}
+
+/** `AddTickets` → `add-tickets`. */
+export function kebabCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+function statements(queries: readonly string[]): string {
+  return queries
+    .map(
+      (query) =>
+        `    await queryRunner.query(\`${query.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${')}\`);`,
+    )
+    .join('\n');
+}
+
+/** The source of one migration class. */
+export function migrationSource(name: string, timestamp: number, queries: GeneratedQueries): string {
+  const className = `${name}${timestamp}`;
+  return `import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ${className} implements MigrationInterface {
+  name = '${className}';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+${statements(queries.up)}
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+${statements(queries.down)}
+  }
+}
+`;
+}
+
+/**
+ * database-options.ts with the new migration imported for both drivers and appended to both
+ * lists of MIGRATIONS, in order.
+ */
+export function registerMigration(optionsSource: string, name: string, timestamp: number): string {
+  const className = `${name}${timestamp}`;
+  const file = `${timestamp}-${kebabCase(name)}`;
+  const imports =
+    `import { ${className} as Mysql${name} } from './migrations/mysql/${file}.js';\n` +
+    `import { ${className} as Sqlite${name} } from './migrations/sqlite/${file}.js';\n`;
+  const lastImport = optionsSource.lastIndexOf('\nimport ');
+  const afterLastImport = optionsSource.indexOf('\n', lastImport + 1) + 1;
+  let source = optionsSource.slice(0, afterLastImport) + imports + optionsSource.slice(afterLastImport);
+  for (const driver of ['sqlite', 'mysql'] as const) {
+    const prefix = driver === 'sqlite' ? 'Sqlite' : 'Mysql';
+    const list = new RegExp(`(\\n  ${driver}: \\[)([^\\]]*)(\\])`);
+    if (!list.test(source)) throw new Error(`database-options.ts: MIGRATIONS.${driver} not found`);
+    source = source.replace(
+      list,
+      (_match, open: string, items: string, close: string) => `${open}${items}, ${prefix}${name}${close}`,
+    );
+  }
+  return source;
+}

@@ -1,0 +1,57 @@
+import type { Pool, PoolConnection } from 'mysql2';
+
+/** What of a mysql2 connection this needs that its typings leave out. */
+interface GuardedConnection {
+  addCommand(command: { onResult?: (error: unknown, ...results: unknown[]) => unknown }): unknown;
+  destroy(): void;
+  readonly stream?: { destroy(): void };
+}
+
+/** After these, the connection's state is unknown: it must never serve another query. */
+function leavesConnectionUnsafe(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, fatal } = error as { code?: unknown; fatal?: unknown };
+  return code === 'PROTOCOL_SEQUENCE_TIMEOUT' || fatal === true;
+}
+
+/**
+ * mysql2's query timeout only rejects the caller: the statement stays the connection's current
+ * command, and TypeORM's `release()` puts the connection back in the pool. The next query handed
+ * that connection queues behind the abandoned statement, with no deadline of its own (a query's
+ * timer starts only when it becomes the current command), until the server answers the old one:
+ * for ever when the network drops packets. So a connection whose query timed out, or failed in a
+ * way that ends the connection, is destroyed on the spot: it leaves the pool (which opens a new
+ * one on demand) and its socket is closed without waiting for a peer that may never answer.
+ * The statement may still complete on the server; its caller was answered as if its fate were
+ * unknown (503).
+ */
+export function discardUnsafeConnections(pool: Pool): void {
+  const guarded = new WeakSet<PoolConnection>();
+  const getConnection = pool.getConnection.bind(pool);
+  pool.getConnection = (callback: (error: NodeJS.ErrnoException | null, connection: PoolConnection) => void) => {
+    getConnection((error, connection) => {
+      if (!error && !guarded.has(connection)) {
+        guarded.add(connection);
+        guard(connection as unknown as GuardedConnection);
+      }
+      callback(error, connection);
+    });
+  };
+}
+
+function guard(connection: GuardedConnection): void {
+  const addCommand = connection.addCommand.bind(connection);
+  connection.addCommand = (command) => {
+    const onResult = command.onResult;
+    if (onResult) {
+      command.onResult = (error, ...results) => {
+        if (leavesConnectionUnsafe(error)) {
+          connection.destroy();
+          connection.stream?.destroy();
+        }
+        return onResult(error, ...results);
+      };
+    }
+    return addCommand(command);
+  };
+}

@@ -1,0 +1,432 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { RowDataPacket } from 'mysql2/promise';
+import { basicHeader } from '../helpers/test-app.js';
+import { buildService, startService, type RunningService } from '../helpers/built-service.js';
+import { CreateLoad, expectedRow, type SentCreate, type StoredEvent } from '../helpers/create-load.js';
+import { GaleraCluster } from '../helpers/galera-cluster.js';
+import { ROOT } from '../helpers/service-process.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+
+/**
+ * The built service on a real multi-primary cluster: three MariaDB Galera nodes on loopback, the
+ * migrations run once, three service processes, each on its own node. The third reaches its node
+ * through a TCP proxy, so that it can be cut off from it.
+ */
+const DATABASE = 'museum';
+const SERVICE_USER = { name: 'museum', password: 'galera-service-password' };
+const ADMIN = { user: 'curator', password: 'galera-curator-password' };
+const AUTHORIZATION = basicHeader(ADMIN.user, ADMIN.password);
+
+/** The service's bounds on the database, set small so that an outage is answered soon. */
+const DB_CONNECT_TIMEOUT_MS = 2000;
+const DB_ACQUIRE_TIMEOUT_MS = 2000;
+const DB_QUERY_TIMEOUT_MS = 5000;
+/** The longest a request may take while its database is gone: every bound above, plus slack for a loaded machine. */
+const REQUEST_BOUND_MS = DB_ACQUIRE_TIMEOUT_MS + DB_CONNECT_TIMEOUT_MS + DB_QUERY_TIMEOUT_MS + 3000;
+/** The load clients' own deadline: a request past it is a hang (recorded as TIMEOUT). */
+const CLIENT_TIMEOUT_MS = REQUEST_BOUND_MS + 5000;
+const CLUSTER_START_MS = 180_000;
+/**
+ * Galera retries an autocommit statement that lost certification once by itself
+ * (wsrep_retry_autocommit=1, the default), which hides nearly every conflict from the service.
+ * Off here, so that conflicts reach the service and its 503 is tested.
+ */
+const SERVER_SETTINGS = ['wsrep_retry_autocommit=0'];
+const REJOIN_MS = 120_000;
+
+const body = (eventId: string, name = 'Galera night') => ({
+  eventId,
+  name,
+  location: 'Hall 3',
+  eventDescription: 'Three nodes, one collection.',
+  dates: ['2027-03-01'],
+  price: 19.99,
+});
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+  readonly ms: number;
+}
+
+async function send(baseUrl: string, method: 'POST' | 'DELETE', path: string, payload?: unknown): Promise<Answer> {
+  const started = Date.now();
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { Authorization: AUTHORIZATION, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
+  return { status: response.status, headers: response.headers, body: await response.text(), ms: Date.now() - started };
+}
+
+const create = (service: RunningService, payload: unknown): Promise<Answer> =>
+  send(service.baseUrl, 'POST', '/special-events', payload);
+
+async function readiness(service: RunningService): Promise<number> {
+  try {
+    return (await fetch(`${service.baseUrl}/health/ready`, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) })).status;
+  } catch {
+    return 0;
+  }
+}
+
+/** Polls until `check` holds; returns how long it took, or throws naming `what`. */
+async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+/** A 503 as the contract has it: a problem document with Retry-After, nothing internal in it. */
+function expectUnavailable(answer: Answer): void {
+  expect(answer.status, `${answer.body}`).toBe(503);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(JSON.parse(answer.body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+  expect(answer.body).not.toMatch(/wsrep|WSREP|ER_|mysql|127\.0\.0\.1|deadlock/i);
+}
+
+describe('the built service on a three-node Galera cluster', () => {
+  let cluster: GaleraCluster;
+  let forming: Promise<GaleraCluster> | undefined;
+  let proxy: TcpProxy;
+  let services: RunningService[] = [];
+
+  beforeAll(async () => {
+    const startedAt = Date.now();
+    let formedMs = 0;
+    forming = GaleraCluster.start(3, CLUSTER_START_MS, SERVER_SETTINGS).then((started) => {
+      formedMs = Date.now() - startedAt;
+      cluster = started;
+      return started;
+    });
+    // The compiler blocks this process; the servers form the cluster meanwhile.
+    const entry = buildService('galera');
+    await forming;
+    // Users and databases are replicated: created once, on one node.
+    await cluster.query(
+      0,
+      `CREATE DATABASE \`${DATABASE}\` CHARACTER SET latin1`,
+      `CREATE USER '${SERVICE_USER.name}'@'127.0.0.1' IDENTIFIED BY '${SERVICE_USER.password}'`,
+      `GRANT ALL ON \`${DATABASE}\`.* TO '${SERVICE_USER.name}'@'127.0.0.1'`,
+    );
+    const urlOf = (node: number, port?: number) =>
+      cluster.url(node, SERVICE_USER.name, SERVICE_USER.password, DATABASE, port);
+    // The migrations once per deploy, as the README says, with the compiled CLI on one node.
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typeorm/cli.js'), 'migration:run', '-d', join(entry, '../data-source.js')],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: urlOf(0) },
+        stdio: 'pipe',
+      },
+    );
+    proxy = new TcpProxy('127.0.0.1', cluster.node(2).sqlPort);
+    const proxyPort = await proxy.start();
+    const env = (url: string) => ({
+      DATABASE_URL: url,
+      ADMIN_USERNAME: ADMIN.user,
+      ADMIN_PASSWORD: ADMIN.password,
+      DB_CONNECT_TIMEOUT_MS: String(DB_CONNECT_TIMEOUT_MS),
+      DB_ACQUIRE_TIMEOUT_MS: String(DB_ACQUIRE_TIMEOUT_MS),
+      DB_QUERY_TIMEOUT_MS: String(DB_QUERY_TIMEOUT_MS),
+    });
+    // The first instance writes the admin user; the others, started after it, find it up to date.
+    services.push(await startService(entry, env(urlOf(0)), 60_000));
+    services.push(
+      ...(await Promise.all([
+        startService(entry, env(urlOf(1)), 60_000),
+        startService(entry, env(urlOf(2, proxyPort)), 60_000),
+      ])),
+    );
+    // Nothing else here measures how long the cluster takes to form on this machine.
+    process.stdout.write(
+      `[galera] cluster formed (and service compiled meanwhile) in ${formedMs} ms; three instances up after ${Date.now() - startedAt} ms\n`,
+    );
+  }, CLUSTER_START_MS + 120_000);
+
+  afterEach((context) => {
+    if (context.task.result?.state !== 'fail') return;
+    // What the services logged as errors says why a request got a 5xx (the 500s name their cause).
+    for (const [index, service] of services.entries()) {
+      const errors = service.run.logs().filter((line) => Number(line.level) >= 50);
+      if (errors.length > 0)
+        process.stdout.write(
+          `[galera] instance ${index} errors:\n${errors
+            .slice(-20)
+            .map((line) => JSON.stringify(line))
+            .join('\n')}\n`,
+        );
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop('SIGKILL').catch(() => undefined)));
+    await proxy?.stop();
+    // Also when the build failed while the cluster was still forming.
+    await forming?.catch(() => undefined);
+    await cluster?.stop();
+  }, 60_000);
+
+  it('the migrations made InnoDB tables with a primary key each, on every node', async () => {
+    for (const node of [0, 1, 2]) {
+      const tables = await cluster.query<RowDataPacket[]>(
+        node,
+        `SELECT t.TABLE_NAME AS name, t.ENGINE AS engine,
+                (SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS c
+                  WHERE c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME AND c.CONSTRAINT_TYPE = 'PRIMARY KEY') AS primaryKeys
+           FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = '${DATABASE}' ORDER BY t.TABLE_NAME`,
+      );
+      expect(tables.map((table) => ({ ...table, primaryKeys: Number(table.primaryKeys) }))).toEqual([
+        { name: 'migrations', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'users', engine: 'InnoDB', primaryKeys: 1 },
+      ]);
+    }
+  });
+
+  it('GET_LOCK, the migration lock, is per node: two nodes grant the same lock at once', async () => {
+    const [a, b] = await Promise.all([cluster.connect(0), cluster.connect(1)]);
+    try {
+      const [[first]] = await a.query<RowDataPacket[]>(
+        "SELECT GET_LOCK('museum_special_events_migrations', 0) AS acquired",
+      );
+      const [[second]] = await b.query<RowDataPacket[]>(
+        "SELECT GET_LOCK('museum_special_events_migrations', 0) AS acquired",
+      );
+      // On one server the second session would get 0: the lock does not serialise instances on different nodes.
+      expect([first?.acquired, second?.acquired]).toEqual([1, 1]);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('200 rounds of four concurrent creates of one eventId over three instances: exactly one 201, the others 409', async () => {
+    let certificationConflicts = 0;
+    for (let round = 0; round < 200; round += 1) {
+      const eventId = crypto.randomUUID();
+      const targets = [0, 1, 2, 3].map((offset) => services[(round + offset) % 3] as RunningService);
+      const answers = await Promise.all(targets.map((service) => create(service, body(eventId, `Round ${round}`))));
+      const statuses: number[] = [];
+      for (const [index, answer] of answers.entries()) {
+        if (answer.status !== 503) {
+          statuses.push(answer.status);
+          continue;
+        }
+        // A certification conflict: the other node's write won. The retry must see it.
+        certificationConflicts += 1;
+        expectUnavailable(answer);
+        const retry = await create(targets[index] as RunningService, body(eventId, `Round ${round}`));
+        statuses.push(retry.status);
+      }
+      expect(
+        statuses.toSorted((a, b) => Number(a) - Number(b)),
+        `round ${round}: ${answers.map((answer) => answer.body).join(' | ')}`,
+      ).toEqual([201, 409, 409, 409]);
+    }
+    process.stdout.write(
+      `[galera] 800 concurrent creates: ${certificationConflicts} answered 503 (certification conflict)\n`,
+    );
+  });
+
+  it('created on one instance, deleted on another, its eventId free again on a third', async () => {
+    for (let cycle = 0; cycle < 30; cycle += 1) {
+      const [a, b, c] = [0, 1, 2].map((offset) => services[(cycle + offset) % 3] as RunningService) as [
+        RunningService,
+        RunningService,
+        RunningService,
+      ];
+      const eventId = crypto.randomUUID();
+      const created = await create(a, body(eventId));
+      expect(created.status).toBe(201);
+      expect(JSON.parse(created.body)).toEqual(body(eventId));
+      expect((await create(b, body(eventId))).status).toBe(409);
+      // With wsrep_sync_wait, the DELETE on another node sees the create that was just acknowledged.
+      expect((await send(b.baseUrl, 'DELETE', `/special-events/${eventId.toUpperCase()}`)).status).toBe(204);
+      expect((await send(c.baseUrl, 'DELETE', `/special-events/${eventId}`)).status).toBe(404);
+      expect((await create(c, body(eventId, 'Again'))).status).toBe(201);
+      expect((await create(a, body(eventId))).status).toBe(409);
+    }
+  });
+
+  /**
+   * Creates from two clients per instance, all the time; `cut` takes the database away from
+   * `target` (its node or its connection to it), `heal` gives it back. Checks what the issue
+   * promises and returns what it measured.
+   */
+  async function outageUnderLoad(
+    target: number,
+    cut: () => Promise<void>,
+    heal: () => Promise<void>,
+  ): Promise<Record<string, number>> {
+    const loads = services.map(
+      (service, index) =>
+        new CreateLoad({
+          baseUrl: service.baseUrl,
+          authorization: AUTHORIZATION,
+          clients: 2,
+          seed: (Date.now() % 2 ** 31) + index,
+          requestTimeoutMs: CLIENT_TIMEOUT_MS,
+        }),
+    );
+    const survivor = services.findIndex((_, index) => index !== target);
+    try {
+      for (const load of loads) load.start();
+      await Promise.all(loads.map((load) => load.untilAcknowledged(10, 60_000)));
+
+      const cutAt = Date.now();
+      await cut();
+      const targetService = services[target] as RunningService;
+      // The instance on the lost node says so: 503 + Retry-After, within its bounds.
+      const unavailableAfterMs = await until(`instance ${target} answering 503`, 2 * REQUEST_BOUND_MS, async () => {
+        const answer = await create(targetService, body(crypto.randomUUID()));
+        expect(answer.ms).toBeLessThan(REQUEST_BOUND_MS);
+        if (answer.status !== 503) expect(answer.status, `${answer.body}`).toBe(201);
+        return answer.status === 503;
+      });
+      let slowest503 = 0;
+      for (let probe = 0; probe < 5; probe += 1) {
+        const answer = await create(targetService, body(crypto.randomUUID()));
+        expectUnavailable(answer);
+        expect(answer.ms).toBeLessThan(REQUEST_BOUND_MS);
+        slowest503 = Math.max(slowest503, answer.ms);
+      }
+      expect(await readiness(targetService)).toBe(503);
+      // The others keep acknowledging creates: 20 each, sent after the cut.
+      const othersServingAfterMs = await until(
+        'the other instances acknowledging creates sent after the cut',
+        60_000,
+        async () =>
+          loads.every(
+            (load, index) =>
+              index === target ||
+              load.sent.filter((request) => request.status === 201 && request.startedAt > cutAt).length >= 20,
+          ),
+      );
+
+      const healAt = Date.now();
+      await heal();
+      const readyAgainMs = await until(
+        `instance ${target} ready again`,
+        REJOIN_MS,
+        async () => (await readiness(targetService)) === 200,
+      );
+      const created = await create(targetService, body(crypto.randomUUID()));
+      expect(created.status, `${created.body}`).toBe(201);
+      await until(`instance ${target} acknowledging load again`, 30_000, async () => {
+        const after = loads[target]?.sent.filter(
+          (request) => request.status === 201 && request.startedAt > healAt + readyAgainMs,
+        );
+        return (after?.length ?? 0) >= 5;
+      });
+
+      await Promise.all(loads.map((load) => load.stop()));
+      const sent = loads.flatMap((load) => load.sent);
+      // Every request was answered (none hung past the clients' deadline), with 201 or 503 only.
+      expect(sent.filter((request) => request.status === undefined).map((request) => request.error)).toEqual([]);
+      expect([...new Set(sent.map((request) => request.status))].toSorted((a, b) => Number(a) - Number(b))).toEqual([
+        201, 503,
+      ]);
+      const slowestOf = (requests: readonly SentCreate[]): number =>
+        Math.max(...requests.map((request) => (request.settledAt ?? 0) - request.startedAt));
+      const slowestOnTarget = slowestOf(loads[target]?.sent ?? []);
+      const slowestElsewhere = slowestOf(loads.filter((_, index) => index !== target).flatMap((load) => load.sent));
+      expect(Math.max(slowestOnTarget, slowestElsewhere)).toBeLessThan(REQUEST_BOUND_MS);
+      const acknowledged = sent.filter((request) => request.status === 201);
+      await expectAllStored(acknowledged, survivor);
+      return {
+        unavailableAfterMs,
+        slowest503,
+        othersServingAfterMs,
+        readyAgainMs,
+        slowestOnTarget,
+        slowestElsewhere,
+        acknowledged: acknowledged.length,
+        unavailable: sent.filter((request) => request.status === 503).length,
+      };
+    } finally {
+      await Promise.all(loads.map((load) => load.stop()));
+    }
+  }
+
+  /** Every acknowledged create is on the surviving node as sent, and the API there knows it (409). */
+  async function expectAllStored(acknowledged: readonly SentCreate[], survivor: number): Promise<void> {
+    const ids = acknowledged.map((request) => request.body.eventId.toLowerCase());
+    const rows = await cluster.query<RowDataPacket[]>(
+      survivor,
+      `SELECT event_id, name, location, event_description, dates, price FROM \`${DATABASE}\`.special_events WHERE event_id IN (${ids.map((id) => `'${id}'`).join(',')})`,
+    );
+    const stored = new Map<string, StoredEvent>(
+      rows.map((row) => [
+        row.event_id as string,
+        {
+          eventId: row.event_id as string,
+          name: row.name as string,
+          location: row.location as string,
+          eventDescription: row.event_description as string,
+          // mysql2 parses a column the server marks as JSON; MariaDB may send its JSON as plain text.
+          dates: (typeof row.dates === 'string' ? JSON.parse(row.dates) : row.dates) as string[],
+          price: row.price as number,
+        },
+      ]),
+    );
+    for (const request of acknowledged) {
+      expect(stored.get(request.body.eventId.toLowerCase()), `acknowledged ${request.body.eventId}`).toStrictEqual(
+        expectedRow(request.body),
+      );
+    }
+    const service = services[survivor] as RunningService;
+    for (let start = 0; start < acknowledged.length; start += 20) {
+      const answers = await Promise.all(
+        acknowledged.slice(start, start + 20).map((request) => create(service, request.body)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 409));
+    }
+  }
+
+  it('a node killed under load: nothing acknowledged lost, its instance 503 at once, ready again after the rejoin', async () => {
+    let rejoinedMs = 0;
+    const figures = await outageUnderLoad(
+      1,
+      () => cluster.kill(1),
+      async () => {
+        const restartedAt = Date.now();
+        cluster.restart(1);
+        await cluster.waitUntilSynced(1, 3, REJOIN_MS);
+        rejoinedMs = Date.now() - restartedAt;
+      },
+    );
+    process.stdout.write(`[galera] node killed: ${JSON.stringify({ ...figures, rejoinedMs })}\n`);
+  }, 300_000);
+
+  it('an instance cut off from its node (TCP proxy): the same promises', async () => {
+    const figures = await outageUnderLoad(
+      2,
+      () => Promise.resolve(proxy.cut()),
+      () => Promise.resolve(proxy.restore()),
+    );
+    process.stdout.write(`[galera] instance cut off from its node: ${JSON.stringify(figures)}\n`);
+  }, 300_000);
+
+  it('a node partitioned from the others (gmcast.isolate): the same promises', async () => {
+    let rejoinedMs = 0;
+    const figures = await outageUnderLoad(
+      2,
+      () => cluster.isolate(2, true),
+      async () => {
+        const restoredAt = Date.now();
+        await cluster.isolate(2, false);
+        await cluster.waitUntilSynced(2, 3, REJOIN_MS);
+        rejoinedMs = Date.now() - restoredAt;
+      },
+    );
+    process.stdout.write(`[galera] node partitioned: ${JSON.stringify({ ...figures, rejoinedMs })}\n`);
+  }, 300_000);
+});
