@@ -149,6 +149,32 @@ export interface components {
             /** @description Every failing field (validation errors only). */
             errors?: components["schemas"]["FieldErrorSchema"][];
         };
+        SpecialEventResponse: {
+            /**
+             * Format: uuid
+             * @description Lowercase.
+             * @example dad4bce8-f5cb-4078-a211-995864315e39
+             */
+            eventId: string;
+            /** @example Mermaid Treasure Identification and Analysis */
+            name: string;
+            /** @example Under the seaaa 🦀 🎶 🌊. */
+            location: string;
+            /** @example Join us as we review and classify a rare collection of 20 thingamabobs, gadgets, gizmos, whoosits, and whatsits, kindly donated by Ariel. */
+            eventDescription: string;
+            /**
+             * @example [
+             *       "2023-09-05",
+             *       "2023-09-08"
+             *     ]
+             */
+            dates: string[];
+            /**
+             * Format: double
+             * @example 0
+             */
+            price: number;
+        };
         CreateSpecialEventDto: {
             /**
              * Format: uuid
@@ -182,32 +208,6 @@ export interface components {
             /**
              * Format: double
              * @description Price of one ticket; returned exactly as stored (19.99 stays 19.99).
-             * @example 0
-             */
-            price: number;
-        };
-        SpecialEventResponse: {
-            /**
-             * Format: uuid
-             * @description Lowercase.
-             * @example dad4bce8-f5cb-4078-a211-995864315e39
-             */
-            eventId: string;
-            /** @example Mermaid Treasure Identification and Analysis */
-            name: string;
-            /** @example Under the seaaa 🦀 🎶 🌊. */
-            location: string;
-            /** @example Join us as we review and classify a rare collection of 20 thingamabobs, gadgets, gizmos, whoosits, and whatsits, kindly donated by Ariel. */
-            eventDescription: string;
-            /**
-             * @example [
-             *       "2023-09-05",
-             *       "2023-09-08"
-             *     ]
-             */
-            dates: string[];
-            /**
-             * Format: double
              * @example 0
              */
             price: number;
@@ -333,6 +333,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -344,17 +359,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -364,10 +397,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -375,6 +417,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -605,6 +656,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -616,6 +682,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -625,17 +700,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -645,10 +738,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -656,6 +758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -842,6 +953,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -853,6 +979,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -862,6 +997,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -871,6 +1015,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Precondition Failed",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -880,6 +1033,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -889,17 +1051,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many failed authentications from this address. */
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
-                    /** @description Seconds until this address may try again. */
+                    /** @description Seconds until these credentials may be tried again from this address. */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
@@ -909,10 +1089,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The database is unavailable; retry after the given time. */
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -920,6 +1109,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
