@@ -6,6 +6,8 @@ import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availa
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
+import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
+import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -19,8 +21,8 @@ export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema],
-  mysql: [MysqlInitialSchema],
+  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion],
+  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion],
 } as const;
 
 /**

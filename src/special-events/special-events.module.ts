@@ -3,13 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { SpecialEvent } from './special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent])],
+  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate])],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,

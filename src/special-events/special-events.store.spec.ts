@@ -1,7 +1,7 @@
 import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { WriteDeadlineError } from '../database/database-errors.js';
-import type { SpecialEvent } from './special-event.entity.js';
+import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { MYSQL_BATCH } from '../database/turn-batcher.js';
 import { MysqlSpecialEventsStore } from './special-events.store.js';
 
@@ -14,6 +14,8 @@ const event = (eventId: string): SpecialEvent => ({
   eventDescription: 'Description',
   dates: [],
   price: 1,
+  version: 1,
+  sortDate: '~',
 });
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */
@@ -63,8 +65,12 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
         return Promise.resolve();
       },
       manager: {
-        delete: (_entity: unknown, where: { eventId: { value: string[] } }) => {
+        delete: (entity: unknown, where: { eventId: { value: string[] } }) => {
           const ids = where.eventId.value;
+          if (entity === SpecialEventDate) {
+            log.push(`delete dates in ${ids.join(',')}`);
+            return Promise.resolve({ affected: 0 });
+          }
           log.push(`delete in ${ids.join(',')}`);
           if (options.failDeleteIn) return Promise.reject(options.failDeleteIn);
           staged = ids.filter((id) => stored.has(id));
@@ -91,23 +97,48 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
     };
     return runner;
   };
+  const insert = (rows: SpecialEvent | SpecialEvent[]) => {
+    const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
+    calls.push(ids);
+    if (options.hangOn?.(ids)) return new Promise<never>(() => undefined);
+    const forced = options.failWith?.(ids);
+    if (forced) return Promise.reject(forced);
+    if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
+    for (const id of ids) stored.add(id);
+    const late = options.storeThenFailWith?.(ids);
+    return late ? Promise.reject(late) : Promise.resolve({});
+  };
   const repository = {
-    insert: (rows: SpecialEvent | SpecialEvent[]) => {
-      const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
-      calls.push(ids);
-      if (options.hangOn?.(ids)) return new Promise<never>(() => undefined);
-      const forced = options.failWith?.(ids);
-      if (forced) return Promise.reject(forced);
-      if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
-      for (const id of ids) stored.add(id);
-      const late = options.storeThenFailWith?.(ids);
-      return late ? Promise.reject(late) : Promise.resolve({});
+    manager: {
+      // insertRows: createQueryBuilder().insert().into(…).values(rows).updateEntity(false).execute()
+      createQueryBuilder: () => {
+        let values: SpecialEvent[] = [];
+        const builder = {
+          insert: () => builder,
+          into: () => builder,
+          values: (rows: SpecialEvent[]) => {
+            values = rows;
+            return builder;
+          },
+          updateEntity: () => builder,
+          execute: () => insert(values),
+        };
+        return builder;
+      },
+      connection: { createQueryRunner: queryRunner },
+      // A lone delete: the event, then its dates, in one transaction.
+      transaction: (level: string, work: (manager: unknown) => Promise<unknown>) =>
+        work({
+          delete: (entity: unknown, { eventId }: { eventId: string }) => {
+            if (entity === SpecialEventDate) {
+              log.push(`delete dates ${eventId}`);
+              return Promise.resolve({ affected: 0 });
+            }
+            log.push(`delete ${eventId} (${level})`);
+            return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
+          },
+        }),
     },
-    delete: ({ eventId }: { eventId: string }) => {
-      log.push(`delete ${eventId}`);
-      return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
-    },
-    manager: { connection: { createQueryRunner: queryRunner } },
   };
   return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored, log };
 }
@@ -221,7 +252,7 @@ describe('MysqlSpecialEventsStore', () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
     const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
-    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'commit', 'release']);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'delete dates in a,b,c', 'commit', 'release']);
     expect([...stored]).toEqual(['kept']);
   });
 
@@ -238,9 +269,11 @@ describe('MysqlSpecialEventsStore', () => {
       'delete in a,missing,b',
       'rollback',
       'release',
-      'delete a',
-      'delete missing',
-      'delete b',
+      'delete a (READ COMMITTED)',
+      'delete missing (READ COMMITTED)',
+      'delete b (READ COMMITTED)',
+      'delete dates a',
+      'delete dates b',
     ]);
     expect([...stored]).toEqual([]);
   });
@@ -250,7 +283,10 @@ describe('MysqlSpecialEventsStore', () => {
     const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
     expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
-    expect(log).toEqual(['delete a', 'delete a']);
+    expect(log.filter((line) => !line.startsWith('delete dates'))).toEqual([
+      'delete a (READ COMMITTED)',
+      'delete a (READ COMMITTED)',
+    ]);
   });
 
   it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
@@ -262,7 +298,7 @@ describe('MysqlSpecialEventsStore', () => {
       { status: 'rejected', reason: lost },
       { status: 'rejected', reason: lost },
     ]);
-    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'commit', 'release']);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'delete dates in a,b', 'commit', 'release']);
   });
 
   it('a DELETE … IN that timed out: every delete of the batch gets the error, none is retried on its own', async () => {
