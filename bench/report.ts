@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseKind } from './databases.js';
 import type { BenchOptions } from './options.js';
-import type { RunOutcome, WorkloadName } from './workloads.js';
+import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from './workloads.js';
 
 /**
  * The two references, neither with authentication, validation, storage or logging: bare Express
@@ -282,6 +282,8 @@ export function evaluateTargets(report: BenchReport): Target[] {
     for (const [workload, least] of [
       ['create', 0.5],
       ['delete', 0.6],
+      ['get', 0.5],
+      ['list', 0.5],
     ] as const) {
       targets.push(
         check(
@@ -308,7 +310,7 @@ export function evaluateTargets(report: BenchReport): Target[] {
     }
   }
   for (const database of databases) {
-    for (const workload of ['create', 'delete'] as const) {
+    for (const workload of LARGE_TABLE_WORKLOADS) {
       const large = find(report, database, workload, 'large');
       const empty = large && largeAgainstEmpty(report, large);
       const name = `${database} ${workload}: p50 and p99 with ${large?.storedEvents ?? report.options.events} events ≤ 1.2× empty`;

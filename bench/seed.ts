@@ -20,6 +20,8 @@ export interface SeedOptions {
   readonly keepIds?: boolean;
   /** Called after every committed batch with the number of rows written so far. */
   readonly onProgress?: (written: number) => void;
+  /** The row of each event (default eventRow: text varied by index). */
+  readonly row?: (eventId: string, index: number) => EventRow;
 }
 
 export interface SeedResult {
@@ -29,7 +31,14 @@ export interface SeedResult {
   readonly ids: readonly string[];
 }
 
-type EventRow = [eventId: string, name: string, location: string, description: string, dates: string, price: number];
+export type EventRow = [
+  eventId: string,
+  name: string,
+  location: string,
+  description: string,
+  dates: string,
+  price: number,
+];
 
 const SQLITE_BATCH = 10_000;
 const MYSQL_BATCH = 1000;
@@ -129,7 +138,7 @@ function seedSqlite(path: string, count: number, options: SeedOptions): string[]
     const batch = db.transaction((from: number, to: number) => {
       for (let index = from; index < to; index++) {
         const id = uuidv7();
-        insert.run(...eventRow(id, index));
+        insert.run(...(options.row ?? eventRow)(id, index));
         if (options.keepIds) ids.push(id);
       }
     });
@@ -150,7 +159,7 @@ async function seedMysql(uri: string, count: number, options: SeedOptions): Prom
     for (let from = 0; from < count; from += MYSQL_BATCH) {
       const to = Math.min(count, from + MYSQL_BATCH);
       const rows: EventRow[] = [];
-      for (let index = from; index < to; index++) rows.push(eventRow(uuidv7(), index));
+      for (let index = from; index < to; index++) rows.push((options.row ?? eventRow)(uuidv7(), index));
       await connection.beginTransaction();
       try {
         await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [rows]);
