@@ -2,14 +2,16 @@ import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { User } from '../auth/user.entity.js';
-import { SpecialEvent } from '../special-events/special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from '../special-events/special-event.entity.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
+import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
+import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
 
 /** Every entity of the service. A new module adds its entities here and a migration per driver. */
-export const ENTITIES = [SpecialEvent, User];
+export const ENTITIES = [SpecialEvent, SpecialEventDate, User];
 
 /**
  * Migrations per driver, listed as classes rather than globs so that the same list works from
@@ -17,8 +19,8 @@ export const ENTITIES = [SpecialEvent, User];
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema],
-  mysql: [MysqlInitialSchema],
+  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion],
+  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion],
 } as const;
 
 /**

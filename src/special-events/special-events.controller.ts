@@ -16,7 +16,7 @@ import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { EventIdParams } from './dto/event-id.params.js';
 import { SpecialEventResponse } from './dto/special-event.response.js';
-import { SpecialEventsService } from './special-events.service.js';
+import { etagOf, SpecialEventsService, toResponse } from './special-events.service.js';
 
 @ApiTags('Special events')
 @ApiBasicAuth()
@@ -51,7 +51,8 @@ export class SpecialEventsController {
   ): Promise<SpecialEventResponse> {
     const event = await this.events.create(body);
     response.location(`/special-events/${event.eventId}`);
-    return event;
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
   }
 
   @Delete(':eventId')
