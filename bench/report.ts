@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseKind } from './databases.js';
+import type { PlanRecord } from './plans.js';
 import type { BenchOptions } from './options.js';
 import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from './workloads.js';
 
@@ -165,6 +166,8 @@ export interface BenchReport {
   startup?: StartupResult;
   singleFlight?: SingleFlightResult;
   readonly seeding: SeedRecord[];
+  /** The list's query plans on the large tables, right after seeding. */
+  readonly plans: PlanRecord[];
   mysql: { readonly ran: boolean; readonly reason?: string };
   targets?: Target[];
   floor?: FloorComparison[];
@@ -327,6 +330,20 @@ export function evaluateTargets(report: BenchReport): Target[] {
       });
     }
   }
+  for (const database of databases) {
+    const plans = report.plans.filter((plan) => plan.database === database);
+    const name = `${database}: the list's query plans with ${plans[0]?.storedEvents ?? report.options.events} events use the indexes (no full scan, no sort of every match)`;
+    const problems = plans.flatMap((plan) => plan.problems.map((problem) => `${plan.name}: ${problem}`));
+    targets.push(
+      plans.length === 0
+        ? { name, status: 'n/a', detail: 'not measured in this run' }
+        : {
+            name,
+            status: problems.length === 0 ? 'PASS' : 'FAIL',
+            detail: problems.length === 0 ? `${plans.length} plans` : problems.join('; '),
+          },
+    );
+  }
   const startup = report.startup;
   targets.push(
     check(
@@ -418,6 +435,19 @@ export function renderReport(report: BenchReport): string {
       lines.push(
         `| ${result.server} | ${result.workload}${flag(result)} | ${num(result.storedEvents ?? 0)} | ${num(result.reqPerSec)} | ` +
           `${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${against('reqPerSec')} | ${against('p50Ms')} | ${against('p99Ms')} |`,
+      );
+    }
+  }
+
+  if (report.plans.length > 0) {
+    lines.push('', "### The list's query plans on the large tables (as the service runs them: no ANALYZE)", '');
+    for (const plan of report.plans) {
+      lines.push(
+        `- ${plan.database}, ${num(plan.storedEvents)} events, ${plan.name}${plan.problems.length > 0 ? ` ⚠ ${plan.problems.join('; ')}` : ''}:`,
+        '',
+        '  ```',
+        ...plan.lines.map((line) => `  ${line}`),
+        '  ```',
       );
     }
   }

@@ -28,7 +28,8 @@
  *   database of its own): a target it misses too is out of reach on that stack;
  * - again with 1,000,000 stored events (--events), in alternation with a second service on an
  *   empty table of the same kind (the control), to compare latency run by run: create, delete,
- *   get, list, update and `list-deep` (the page 50 `next` links deep);
+ *   get, list, update and `list-deep` (the page 50 `next` links deep); the list's query plans on
+ *   the large table are printed and judged (test/helpers/query-plan.ts);
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
  *   ADMIN_USERNAME/ADMIN_PASSWORD, which cost a scrypt check at start), and the password hashes that
  *   50 concurrent first requests and 10 repeated wrong ones cost (auth_password_checks_total).
@@ -72,6 +73,7 @@ import {
   type ReferenceLabel,
   type ServerLabel,
 } from './report.js';
+import { listPlans } from './plans.js';
 import { countEvents, seedEvents } from './seed.js';
 import {
   IDLE_RSS_AFTER_MS,
@@ -323,6 +325,12 @@ async function runLargeTable(context: Context, large: BenchDatabase, control: Be
     say(
       `  seeded ${events} events in ${(seed.ms / 1000).toFixed(1)} s; the table holds ${await countEvents(large.url)}`,
     );
+    for (const plan of await listPlans(large.url, events)) {
+      context.report.plans.push(plan);
+      say(
+        `  plan, ${plan.name}:\n    ${plan.lines.join('\n    ')}${plan.problems.length > 0 ? `\n  !!! ${plan.problems.join('; ')}` : ''}`,
+      );
+    }
     await waitReady(largeServer.port, 10_000);
     const subjects: Subject[] = [
       { ...subjectOf(context, control.kind, controlServer, control), table: 'control' },
@@ -432,6 +440,7 @@ async function main(): Promise<number> {
     results: [],
     idleRss: [],
     seeding: [],
+    plans: [],
     mysql: { ran: false, reason: 'not reached' },
     problems: [],
   };
