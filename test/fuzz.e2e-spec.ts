@@ -1796,7 +1796,7 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
     'list query strings: 400 for every invalid parameter, else a page of exactly the matching events, never a 5xx',
     async () => {
       await createListFixtures();
-      await fuzz('list queries', listQuery, SHARE.list, async (query) => {
+      await fuzz('list query strings', listQuery, SHARE.list, async (query) => {
         counts.generated += 1;
         const pairs: [string, string][] = [];
         for (const name of ['startDate', 'endDate', 'limit', 'page', 'cursor'] as const) {
@@ -1824,7 +1824,7 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
     'following next links from any first page visits every matching event exactly once',
     async () => {
       await createListFixtures();
-      await fuzz('list walks', listWalk, SHARE.walk, async ({ startDate, endDate, limit }) => {
+      await fuzz('following next links', listWalk, SHARE.walk, async ({ startDate, endDate, limit }) => {
         counts.generated += 1;
         const [start, end] =
           startDate !== undefined && endDate !== undefined && startDate > endDate
@@ -1867,41 +1867,46 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
   it(
     'arbitrary GET paths and If-None-Match headers: 200 with the stored event, 304, 404 or 400 as the model says',
     async () => {
-      await fuzz('get paths', fc.tuple(deleteSegment, condition), SHARE.get, async ([segment, [kind, junk]]) => {
-        counts.generated += 1;
-        const path = `/special-events/${segment}`;
-        const id = segmentId(segment);
-        const exists = id !== null && model.has(id);
-        const current = exists && kind !== 'none' ? await currentEtag(id) : undefined;
-        const header = conditionHeader(kind, junk, current, id === null ? undefined : staleEtags.get(id));
-        const headers: Record<string, string> = { Authorization: AUTH };
-        if (header !== undefined) headers['If-None-Match'] = header;
-        const reply = await send('GET', path, headers);
-        record(reply);
-        checkCommon(reply, path);
-        let expected: number[];
-        // GET /special-events/ is the list: no ETag, and `*` matches any current representation (RFC 9110 13.1.2).
-        if (segment === '') expected = header?.trim() === '*' ? [304, 200] : [200];
-        else if (id === null) expected = [400];
-        else if (!exists) expected = [404];
-        else if (header === undefined) expected = [200];
-        else if (ifNoneMatchHolds(header, current as string)) expected = [304];
-        // A header that is no list of entity tags is not decided by the issue: ignored, or a 400.
-        else expected = kind === 'junk' ? [200, 400] : [200];
-        if (path.length > 1024) expected.push(414, 431);
-        expect(
-          expected,
-          `GET ${path} If-None-Match ${JSON.stringify(header)} → ${reply.status} ${reply.text.slice(0, 300)}`,
-        ).toContain(reply.status);
-        if (reply.status === 304) expect(reply.text, '304 has no body').toBe('');
-        if (reply.status === 200 && id !== null && segment !== '') {
-          expect(reply.headers['content-type']).toMatch(/^application\/json(;|$)/);
-          expect(comparable(parseJson(reply))).toStrictEqual(comparable({ ...model.get(id) }));
-          expect(reply.headers.etag, 'a strong ETag').toMatch(/^"[^"]*"$/);
-          if (current !== undefined) expect(reply.headers.etag, 'nothing changed: the same ETag').toBe(current);
-        }
-        await expectCountMatchesModel();
-      });
+      await fuzz(
+        'arbitrary GET paths',
+        fc.tuple(deleteSegment, condition),
+        SHARE.get,
+        async ([segment, [kind, junk]]) => {
+          counts.generated += 1;
+          const path = `/special-events/${segment}`;
+          const id = segmentId(segment);
+          const exists = id !== null && model.has(id);
+          const current = exists && kind !== 'none' ? await currentEtag(id) : undefined;
+          const header = conditionHeader(kind, junk, current, id === null ? undefined : staleEtags.get(id));
+          const headers: Record<string, string> = { Authorization: AUTH };
+          if (header !== undefined) headers['If-None-Match'] = header;
+          const reply = await send('GET', path, headers);
+          record(reply);
+          checkCommon(reply, path);
+          let expected: number[];
+          // GET /special-events/ is the list: no ETag, and `*` matches any current representation (RFC 9110 13.1.2).
+          if (segment === '') expected = header?.trim() === '*' ? [304, 200] : [200];
+          else if (id === null) expected = [400];
+          else if (!exists) expected = [404];
+          else if (header === undefined) expected = [200];
+          else if (ifNoneMatchHolds(header, current as string)) expected = [304];
+          // A header that is no list of entity tags is not decided by the issue: ignored, or a 400.
+          else expected = kind === 'junk' ? [200, 400] : [200];
+          if (path.length > 1024) expected.push(414, 431);
+          expect(
+            expected,
+            `GET ${path} If-None-Match ${JSON.stringify(header)} → ${reply.status} ${reply.text.slice(0, 300)}`,
+          ).toContain(reply.status);
+          if (reply.status === 304) expect(reply.text, '304 has no body').toBe('');
+          if (reply.status === 200 && id !== null && segment !== '') {
+            expect(reply.headers['content-type']).toMatch(/^application\/json(;|$)/);
+            expect(comparable(parseJson(reply))).toStrictEqual(comparable({ ...model.get(id) }));
+            expect(reply.headers.etag, 'a strong ETag').toMatch(/^"[^"]*"$/);
+            if (current !== undefined) expect(reply.headers.etag, 'nothing changed: the same ETag').toBe(current);
+          }
+          await expectCountMatchesModel();
+        },
+      );
     },
     TIMEOUT_MS,
   );
@@ -1910,7 +1915,7 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
     'arbitrary PATCH paths, bodies, Content-Types and If-Match headers: applied exactly or refused with nothing changed',
     async () => {
       await fuzz(
-        'patches',
+        'arbitrary PATCH paths',
         fc.tuple(deleteSegment, patchBody, patchContentType, condition),
         SHARE.patch,
         async ([segment, renderBody, type, [kind, junk]]) => {
