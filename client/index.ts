@@ -12,6 +12,8 @@ import type { components, operations, paths } from './schema.js';
 export type { components, operations, paths };
 /** The body of POST /special-events. */
 export type NewSpecialEvent = components['schemas']['CreateSpecialEventDto'];
+/** The body of PATCH /special-events/{eventId}: the fields to change. */
+export type SpecialEventPatch = components['schemas']['UpdateSpecialEventDto'];
 /** An event as the service stored it. */
 export type SpecialEvent = components['schemas']['SpecialEventResponse'];
 /** An RFC 9457 problem, the body of every error response. */

@@ -31,7 +31,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List special events
+         * @description Events with at least one ISO date (`YYYY-MM-DD`, or the date part of an ISO date-time) in the closed range [startDate, endDate]; either bound may be omitted, and without both every event is listed (free-text dates never match a range). Ordered by the earliest of the event's ISO dates within the range (without a range: its earliest ISO date), then eventId; events without ISO dates come last. Every page that has a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging): following it visits every matching event once, even while events are created and deleted, at the same cost on every page.
+         */
+        get: operations["listSpecialEvents"];
         put?: never;
         /**
          * Create a special event
@@ -51,7 +55,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get special event
+         * @description The event as stored, with its ETag. With `If-None-Match` naming the current tag, `304 Not Modified` and no body.
+         */
+        get: operations["getSpecialEvent"];
         put?: never;
         post?: never;
         /**
@@ -61,7 +69,11 @@ export interface paths {
         delete: operations["deleteSpecialEvent"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update special event
+         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412); the database decides between concurrent updates.
+         */
+        patch: operations["updateSpecialEvent"];
         trace?: never;
     };
     "/health/live": {
@@ -200,6 +212,43 @@ export interface components {
              */
             price: number;
         };
+        UpdateSpecialEventDto: {
+            /**
+             * Format: uuid
+             * @description Optional; when given it must be the path's eventId (any letter case). eventId cannot change.
+             * @example dad4bce8-f5cb-4078-a211-995864315e39
+             */
+            eventId?: string | null;
+            /**
+             * @description Not null: the field cannot be removed (omit it to keep the stored value).
+             * @example Mermaid Treasure Identification and Analysis
+             */
+            name?: string;
+            /**
+             * @description Not null: the field cannot be removed (omit it to keep the stored value).
+             * @example Under the seaaa 🦀 🎶 🌊.
+             */
+            location?: string;
+            /**
+             * @description Not null: the field cannot be removed (omit it to keep the stored value).
+             * @example Join us as we review and classify a rare collection of 20 thingamabobs, gadgets, gizmos, whoosits, and whatsits, kindly donated by Ariel.
+             */
+            eventDescription?: string;
+            /**
+             * @description Replaces the stored dates as a whole (a merge patch replaces arrays). Not null: the field cannot be removed (omit it to keep the stored value).
+             * @example [
+             *       "2023-09-05",
+             *       "2023-09-08"
+             *     ]
+             */
+            dates?: string[];
+            /**
+             * Format: double
+             * @description Not null: the field cannot be removed (omit it to keep the stored value).
+             * @example 0
+             */
+            price?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -238,6 +287,90 @@ export interface operations {
             };
         };
     };
+    listSpecialEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events with an ISO date (YYYY-MM-DD, or the date part of an ISO date-time) on or after this date. Without `startDate` and `endDate`, every event is listed, those whose dates are free text too. */
+                startDate?: string;
+                /** @description Only events with an ISO date on or before this date. Must not be before `startDate`. */
+                endDate?: string;
+                /** @description Page number, from 1. Pages beyond 10000 are refused: follow the `next` links instead. Not together with `cursor`. */
+                page?: number;
+                /** @description Number of events per page. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging: every page costs the same, and following the links visits each matching event once even while others are created or deleted). Valid only with the startDate and endDate it was issued for. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of events (an empty array past the last one). */
+            200: {
+                headers: {
+                    /** @description RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialEventResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many failed authentications from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may try again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
     createSpecialEvent: {
         parameters: {
             query?: never;
@@ -256,6 +389,8 @@ export interface operations {
                 headers: {
                     /** @description Path of the new event: /special-events/{eventId} */
                     Location: string;
+                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -300,8 +435,105 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The body is not sent as application/json (UTF-8). */
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many failed authentications from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may try again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getSpecialEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 while it is current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Letter case does not matter. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event as stored. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialEventResponse"];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag is current. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -386,6 +618,126 @@ export interface operations {
             };
             /** @description No such resource. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many failed authentications from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until this address may try again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    updateSpecialEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag the change is based on; stale: 412. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Letter case does not matter. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["UpdateSpecialEventDto"];
+                "application/json": components["schemas"]["UpdateSpecialEventDto"];
+            };
+        };
+        responses: {
+            /** @description Updated; the body is the event as stored, with its new ETag. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialEventResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

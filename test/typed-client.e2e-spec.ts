@@ -10,6 +10,7 @@ import {
   type NewSpecialEvent,
   type Problem,
   type SpecialEvent,
+  type SpecialEventPatch,
 } from '../client/index.js';
 import { CHALLENGE } from './helpers/problem-assertions.js';
 import { basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
@@ -17,7 +18,7 @@ import { basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/t
 /**
  * The typed client a frontend team uses (issue 6, item 2): client/schema.d.ts is what
  * openapi-typescript generates from the document the service serves now (a stale client fails
- * here: run `npm run client:generate`), and createMuseumClient drives create and delete.
+ * here: run `npm run client:generate`), and createMuseumClient drives every operation.
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -134,5 +135,33 @@ describe('createMuseumClient', () => {
     });
     expect(response.status).toBe(400);
     expect(error?.errors?.map((e) => e.field).sort()).toEqual(['dates', 'name']);
+  });
+
+  it('lists, gets and updates: typed events, the Link header, ETag and If-Match', async () => {
+    const event = { ...newEvent(), dates: ['2031-07-01'] };
+    expect((await museum.POST('/special-events', { body: event })).response.status).toBe(201);
+    const listed = await museum.GET('/special-events', {
+      params: { query: { startDate: '2031-07-01', endDate: '2031-07-01', limit: 5 } },
+    });
+    expectTypeOf(listed.data).toEqualTypeOf<SpecialEvent[] | undefined>();
+    expect(listed.data).toStrictEqual([event]);
+    expect(listed.response.headers.get('link')).toBeNull();
+
+    const got = await museum.GET('/special-events/{eventId}', { params: { path: { eventId: event.eventId } } });
+    expect(got.data).toStrictEqual(event);
+    const etag = got.response.headers.get('etag') ?? '';
+
+    const change: SpecialEventPatch = { name: 'Renamed', price: 0.1 };
+    const updated = await museum.PATCH('/special-events/{eventId}', {
+      params: { path: { eventId: event.eventId }, header: { 'If-Match': etag } },
+      body: change,
+    });
+    expect(updated.data).toStrictEqual({ ...event, ...change });
+    const stale = await museum.PATCH('/special-events/{eventId}', {
+      params: { path: { eventId: event.eventId }, header: { 'If-Match': etag } },
+      body: { name: 'Lost' },
+    });
+    expect(stale.response.status).toBe(412);
+    expect(stale.error).toMatchObject({ status: 412, title: 'Precondition Failed' });
   });
 });
