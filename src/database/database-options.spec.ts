@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions, DEFAULT_POOL, ENTITIES, MIGRATIONS } from './database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL, MIGRATIONS } from './database-options.js';
 
 const MYSQL = {
   type: 'mysql',
@@ -51,7 +51,7 @@ describe('buildDataSourceOptions', () => {
     expect(options.synchronize).toBe(false);
     expect(options.migrationsRun).toBe(false);
     expect(options.migrations).toEqual([...MIGRATIONS.sqlite]);
-    expect(options.entities).toEqual(ENTITIES);
+    expect(options.entities).toBeUndefined();
     expect(buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, true).migrationsRun).toBe(true);
   });
 

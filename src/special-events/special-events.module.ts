@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SpecialEvent } from './special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent])],
+  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate])],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
