@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
-import { indexedDates, sortDateOf } from '../src/special-events/event-dates.js';
+import { indexedDates, sortDateOf } from '../src/database/event-dates.js';
 
 export type DatabaseTarget =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly uri: string };

@@ -93,12 +93,12 @@ describe('GET /openapi.json', () => {
     expect(res.body).toStrictEqual(doc);
   });
 
-  it('documents exactly POST /special-events and DELETE /special-events/{eventId}, plus health and metrics', () => {
+  it('documents exactly create, list, get, update and delete of special events, plus health and metrics', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       ['/health/live', '/health/ready', '/metrics', '/special-events', '/special-events/{eventId}'].sort(),
     );
-    expect(Object.keys(doc.paths['/special-events'])).toEqual(['post']);
-    expect(Object.keys(doc.paths['/special-events/{eventId}'])).toEqual(['delete']);
+    expect(Object.keys(doc.paths['/special-events']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/special-events/{eventId}']).sort()).toEqual(['delete', 'get', 'patch']);
   });
 
   it('both operations require the HTTP Basic security scheme; health does not', () => {
@@ -129,7 +129,7 @@ describe('GET /openapi.json', () => {
 
   it('201 has a Location header and the stored event as application/json', () => {
     const created = responses(create())['201'];
-    expect(Object.keys(created.headers as Body)).toEqual(['Location']);
+    expect(Object.keys(created.headers as Body)).toEqual(['Location', 'ETag']);
     expect(((created.headers as Record<string, Body>).Location.schema as Body).type).toBe('string');
     const content = created.content as Record<string, Body>;
     expect(Object.keys(content)).toEqual(['application/json']);

@@ -1,5 +1,5 @@
 import { isRfc9562Uuid } from '../common/validation/validators.js';
-import { isCalendarDate, NO_DATE } from './event-dates.js';
+import { isCalendarDate, NO_DATE } from '../database/event-dates.js';
 import type { ListPosition } from './special-events.store.js';
 
 /** The date range a list was asked for; a cursor is valid only for the range it was issued in. */

@@ -7,7 +7,7 @@ import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_PAGE } from './dto/list-special-events.query.js';
 import type { SpecialEventResponse } from './dto/special-event.response.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
-import { indexedDates, sortDateOf } from './event-dates.js';
+import { indexedDates, sortDateOf } from '../database/event-dates.js';
 import { decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventsStore } from './special-events.store.js';

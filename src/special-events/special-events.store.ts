@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../database/database-errors.js';
 import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
-import { indexedDates, NO_DATE } from './event-dates.js';
+import { indexedDates, NO_DATE } from '../database/event-dates.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 
 /**
@@ -172,10 +172,9 @@ export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsS
 }
 
 /**
- * Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). A write that
- * touches the date index too runs in one transaction; one without is a single statement. The
- * MySQL store falls back to these single-row writes when a batch cannot decide for each of its
- * requests.
+ * Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). The MySQL store
+ * falls back to these single-row writes when a batch cannot decide for each of its requests. A
+ * write that touches the date index too runs in one transaction; one without is a single statement.
  */
 export class RepositorySpecialEventsStore extends SpecialEventsStore {
   constructor(protected readonly events: Repository<SpecialEvent>) {

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateIf } from 'class-validator';
 import { rule } from '../../common/validation/validators.js';
-import { isCalendarDate } from '../event-dates.js';
+import { isCalendarDate } from '../../database/event-dates.js';
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 10 } as const;
 /** Beyond this page, offset paging is refused: the `next` links (keyset) cost the same at any depth. */

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { backfillDates, backfillSortDate } from '../event-dates-backfill.js';
+import { indexedDates, sortDateOf } from '../../event-dates.js';
 
 /** Events read per step of the backfill: bounded memory on a database of any size. */
 const BACKFILL_CHUNK = 1000;
@@ -47,9 +47,9 @@ async function backfill(queryRunner: QueryRunner): Promise<void> {
     )) as { event_id: string; dates: string | string[] }[];
     for (const row of rows) {
       // MariaDB's JSON is text; MySQL 8 hands back the parsed value.
-      const dates = backfillDates(typeof row.dates === 'string' ? (JSON.parse(row.dates) as string[]) : row.dates);
+      const dates = indexedDates(typeof row.dates === 'string' ? (JSON.parse(row.dates) as string[]) : row.dates);
       await queryRunner.query('UPDATE `special_events` SET `sort_date` = ? WHERE `event_id` = ?', [
-        backfillSortDate(dates),
+        sortDateOf(dates),
         row.event_id,
       ]);
       if (dates.length > 0) {

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { backfillDates, backfillSortDate } from '../event-dates-backfill.js';
+import { indexedDates, sortDateOf } from '../../event-dates.js';
 
 /** Events read per step of the backfill: bounded memory on a database of any size. */
 const BACKFILL_CHUNK = 1000;
@@ -45,9 +45,9 @@ async function backfill(queryRunner: QueryRunner): Promise<void> {
       [after],
     )) as { event_id: string; dates: string }[];
     for (const row of rows) {
-      const dates = backfillDates(JSON.parse(row.dates) as string[]);
+      const dates = indexedDates(JSON.parse(row.dates) as string[]);
       await queryRunner.query(`UPDATE "special_events" SET "sort_date" = ? WHERE "event_id" = ?`, [
-        backfillSortDate(dates),
+        sortDateOf(dates),
         row.event_id,
       ]);
       for (const date of dates) {

@@ -1,4 +1,5 @@
 /**
+ * What the date index (special_event_dates) holds, here beside the migrations that fill it.
  * Which of an event's free-text `dates` are ISO 8601 dates, the ones a date-range list matches and
  * orders by: `YYYY-MM-DD`, or a longer ISO 8601 date-time (`2026-12-01T18:30`, with seconds,
  * fractions and an offset or `Z`) whose date part then counts as written. The date must exist in
