@@ -1,7 +1,8 @@
-import { request } from 'node:http';
+import { type IncomingHttpHeaders, request } from 'node:http';
 
 export interface HttpAnswer {
   readonly status: number;
+  readonly headers: IncomingHttpHeaders;
   readonly body: string;
 }
 
@@ -34,7 +35,11 @@ export function httpCall(call: HttpCall): Promise<HttpAnswer> {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         response.on('error', reject);
       },

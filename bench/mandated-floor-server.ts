@@ -51,7 +51,8 @@ import { parseDatabaseUrl } from '../src/config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from '../src/database/database-options.js';
 import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-event.dto.js';
 import { EventIdParams } from '../src/special-events/dto/event-id-params.dto.js';
-import { SpecialEvent } from '../src/special-events/special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from '../src/special-events/special-event.entity.js';
+import { withDerivedColumns } from '../src/special-events/special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { serveReference } from './reference-app.js';
 
@@ -101,11 +102,14 @@ class SpecialEventsController {
   async create(
     @Body(new ValidationPipe({ ...validation, expectedType: CreateSpecialEventDto })) body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<SpecialEvent> {
-    const event = Object.assign(new SpecialEvent(), body, { eventId: body.eventId ?? uuidv7() });
-    if (!(await this.store.insert(event))) throw new ConflictException();
-    response.location(`/special-events/${event.eventId}`);
-    return event;
+  ): Promise<Omit<SpecialEvent, 'version' | 'sortDate'>> {
+    // The store writes what the schema of issue 16 needs beside the fields: the list order key
+    // (withDerivedColumns) and a version; the answer is the fields alone, as the service's.
+    const { name, location, eventDescription, dates, price } = body;
+    const fields = { eventId: body.eventId ?? uuidv7(), name, location, eventDescription, dates, price };
+    if (!(await this.store.insert(withDerivedColumns(fields, 1)))) throw new ConflictException();
+    response.location(`/special-events/${fields.eventId}`);
+    return fields;
   }
 
   @Delete(':eventId')
@@ -130,7 +134,7 @@ class HealthController {
 const database = parseDatabaseUrl(process.env.DATABASE_URL ?? 'sqlite::memory:');
 const dataSource = new DataSource({
   ...buildDataSourceOptions(database, true),
-  entities: [SpecialEvent],
+  entities: [SpecialEvent, SpecialEventDate],
   logger: undefined,
   logging: false,
 });

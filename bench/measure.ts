@@ -5,8 +5,9 @@
  * alternate (measureInterleaved), so that their ratios compare runs made at nearly the same time.
  */
 import { randomUUID } from 'node:crypto';
+import { cyclingPaths, DEEP_PAGE, EVENT_BODY, LIST_PATH, STORED_EVENT } from './bodies.js';
 import type { BenchDatabase } from './databases.js';
-import { sleep } from './http.js';
+import { httpCall, sleep } from './http.js';
 import {
   isReference,
   median,
@@ -16,9 +17,9 @@ import {
   type TableKind,
   type WorkloadResult,
 } from './report.js';
-import { deleteEvents, seedEvents } from './seed.js';
+import { deleteEvents, seedEvents, type EventRow } from './seed.js';
 import { RssSampler, waitReady, type StartedServer } from './servers.js';
-import { IdFeed, runLoad, type WorkloadName } from './workloads.js';
+import { IdFeed, READ_SET_WORKLOADS, runLoad, type WorkloadName } from './workloads.js';
 
 export interface Plan {
   readonly connections: number;
@@ -56,8 +57,108 @@ const SETTLE_MS = 300;
 export function expectedStatus(label: ServerLabel, workload: WorkloadName): number {
   if (workload === 'create') return 201;
   if (workload === 'delete') return 204;
+  if (READ_SET_WORKLOADS.includes(workload)) return 200;
   // The references have no authentication: the same POST is simply created.
   return isReference(label) ? 201 : 401;
+}
+
+/**
+ * The events get, list, update and list-deep find: READ_SET_SIZE copies of EVENT_BODY (so that
+ * the service's answers are as large as the baseline's fixed ones), seeded once per server, and
+ * the path of page DEEP_PAGE of LIST_PATH, reached by following `next` links.
+ */
+interface ReadSet {
+  readonly ids: readonly string[];
+  readonly deepPath: string | undefined;
+}
+
+/** More than DEEP_PAGE pages of LIST_PATH's limit, so that page DEEP_PAGE exists on any table. */
+const READ_SET_SIZE = 1100;
+const readSets = new WeakMap<StartedServer, Promise<ReadSet>>();
+
+/** Which servers run a workload: the reads and the update need an implementation (not the floors). */
+export function runsWorkload(label: ServerLabel, workload: WorkloadName): boolean {
+  return !READ_SET_WORKLOADS.includes(workload) || label === 'baseline' || label === 'sqlite' || label === 'mysql';
+}
+
+const EVENT_FIELDS = JSON.parse(EVENT_BODY) as {
+  name: string;
+  location: string;
+  eventDescription: string;
+  dates: string[];
+  price: number;
+};
+
+function readSetRow(eventId: string): EventRow {
+  const { name, location, eventDescription, dates, price } = EVENT_FIELDS;
+  return [eventId, name, location, eventDescription, JSON.stringify(dates), price];
+}
+
+/** The `next` target of a Link header (RFC 8288), or undefined. */
+export function nextLink(link: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(link) ? link.join(', ') : (link ?? '');
+  return /<([^>]*)>\s*;\s*rel="?next"?/.exec(text)?.[1];
+}
+
+async function prepareReadSet(subject: Subject): Promise<ReadSet> {
+  const database = subject.database as BenchDatabase;
+  const seed = await seedEvents(database.url, READ_SET_SIZE, { keepIds: true, row: readSetRow });
+  subject.seeding.push({ database: database.kind, purpose: 'read set', count: READ_SET_SIZE, ms: seed.ms });
+  await waitReady(subject.server.port, 10_000);
+  const headers = { authorization: subject.validAuthorization };
+  const one = await httpCall({
+    port: subject.server.port,
+    method: 'GET',
+    path: `/special-events/${seed.ids[0]}`,
+    headers,
+  });
+  if (one.status !== 200)
+    throw new Error(`${subject.label}: GET of a seeded event answered ${one.status}: ${one.body}`);
+  if (one.body.length !== JSON.stringify(STORED_EVENT).length) {
+    throw new Error(
+      `${subject.label}: a seeded event is ${one.body.length} characters, the baseline's fixed body ` +
+        `${JSON.stringify(STORED_EVENT).length}: the get ratio would not compare answers of the same size`,
+    );
+  }
+  let path: string | undefined = LIST_PATH;
+  for (let page = 1; page < DEEP_PAGE && path !== undefined; page++) {
+    const answer = await httpCall({ port: subject.server.port, method: 'GET', path, headers });
+    if (answer.status !== 200)
+      throw new Error(`${subject.label}: GET ${path} answered ${answer.status}: ${answer.body}`);
+    const next = nextLink(answer.headers.link);
+    path =
+      next === undefined
+        ? undefined
+        : new URL(next, subject.server.baseUrl).pathname + new URL(next, subject.server.baseUrl).search;
+  }
+  return { ids: seed.ids, deepPath: path };
+}
+
+/** The seeded read set of a server with a database, prepared on first use. */
+function readSetOf(subject: Subject): Promise<ReadSet> {
+  let readSet = readSets.get(subject.server);
+  if (readSet === undefined) {
+    readSet = prepareReadSet(subject);
+    readSets.set(subject.server, readSet);
+  }
+  return readSet;
+}
+
+/** Where a read or update request goes: the seeded events, or random ids on a reference. */
+async function readTarget(
+  subject: Subject,
+  workload: WorkloadName,
+): Promise<{ nextPath?: () => string; path?: string }> {
+  if (workload === 'list') return { path: LIST_PATH };
+  if (!subject.database)
+    return workload === 'list-deep' ? { path: LIST_PATH } : { nextPath: () => `/special-events/${randomUUID()}` };
+  const readSet = await readSetOf(subject);
+  if (workload === 'list-deep') {
+    if (readSet.deepPath === undefined)
+      throw new Error(`${subject.label}: LIST_PATH has fewer than ${DEEP_PAGE} pages`);
+    return { path: readSet.deepPath };
+  }
+  return { nextPath: cyclingPaths(readSet.ids) };
 }
 
 /**
@@ -100,8 +201,11 @@ class WorkloadMeasurement {
       // Ready on SQLite also means the write lock is free again.
       await waitReady(subject.server.port, 10_000);
     }
-    const nextPath =
-      workload !== 'delete' ? undefined : feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}`;
+    const target = READ_SET_WORKLOADS.includes(workload)
+      ? await readTarget(subject, workload)
+      : workload !== 'delete'
+        ? {}
+        : { nextPath: feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}` };
 
     const rss = phase === 'measured' ? new RssSampler(subject.server.pid) : undefined;
     rss?.start();
@@ -113,7 +217,7 @@ class WorkloadMeasurement {
       authorization: workload === 'auth-fail' ? subject.wrongAuthorization : subject.validAuthorization,
       expectedStatus: expectedStatus(subject.label, workload),
       warmup: phase === 'warm-up',
-      ...(nextPath ? { nextPath } : {}),
+      ...target,
     });
     const rssMaxMiB = rss?.stop();
     this.measuredRate = Math.max(this.measuredRate ?? 0, outcome.reqPerSec);

@@ -5,8 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseKind } from './databases.js';
+import type { PlanRecord } from './plans.js';
 import type { BenchOptions } from './options.js';
-import type { RunOutcome, WorkloadName } from './workloads.js';
+import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from './workloads.js';
 
 /**
  * The two references, neither with authentication, validation, storage or logging: bare Express
@@ -165,6 +166,8 @@ export interface BenchReport {
   startup?: StartupResult;
   singleFlight?: SingleFlightResult;
   readonly seeding: SeedRecord[];
+  /** The list's query plans on the large tables, right after seeding. */
+  readonly plans: PlanRecord[];
   mysql: { readonly ran: boolean; readonly reason?: string };
   targets?: Target[];
   floor?: FloorComparison[];
@@ -282,6 +285,8 @@ export function evaluateTargets(report: BenchReport): Target[] {
     for (const [workload, least] of [
       ['create', 0.5],
       ['delete', 0.6],
+      ['get', 0.5],
+      ['list', 0.5],
     ] as const) {
       targets.push(
         check(
@@ -308,7 +313,7 @@ export function evaluateTargets(report: BenchReport): Target[] {
     }
   }
   for (const database of databases) {
-    for (const workload of ['create', 'delete'] as const) {
+    for (const workload of LARGE_TABLE_WORKLOADS) {
       const large = find(report, database, workload, 'large');
       const empty = large && largeAgainstEmpty(report, large);
       const name = `${database} ${workload}: p50 and p99 with ${large?.storedEvents ?? report.options.events} events ≤ 1.2× empty`;
@@ -324,6 +329,20 @@ export function evaluateTargets(report: BenchReport): Target[] {
         detail: `p50 ${p50.toFixed(2)}×, p99 ${p99.toFixed(2)}×`,
       });
     }
+  }
+  for (const database of databases) {
+    const plans = report.plans.filter((plan) => plan.database === database);
+    const name = `${database}: the list's query plans with ${plans[0]?.storedEvents ?? report.options.events} events use the indexes (no full scan, no sort of every match)`;
+    const problems = plans.flatMap((plan) => plan.problems.map((problem) => `${plan.name}: ${problem}`));
+    targets.push(
+      plans.length === 0
+        ? { name, status: 'n/a', detail: 'not measured in this run' }
+        : {
+            name,
+            status: problems.length === 0 ? 'PASS' : 'FAIL',
+            detail: problems.length === 0 ? `${plans.length} plans` : problems.join('; '),
+          },
+    );
   }
   const startup = report.startup;
   targets.push(
@@ -416,6 +435,19 @@ export function renderReport(report: BenchReport): string {
       lines.push(
         `| ${result.server} | ${result.workload}${flag(result)} | ${num(result.storedEvents ?? 0)} | ${num(result.reqPerSec)} | ` +
           `${ms(result.p50Ms)} | ${ms(result.p99Ms)} | ${against('reqPerSec')} | ${against('p50Ms')} | ${against('p99Ms')} |`,
+      );
+    }
+  }
+
+  if (report.plans.length > 0) {
+    lines.push('', "### The list's query plans on the large tables (as the service runs them: no ANALYZE)", '');
+    for (const plan of report.plans) {
+      lines.push(
+        `- ${plan.database}, ${num(plan.storedEvents)} events, ${plan.name}${plan.problems.length > 0 ? ` ⚠ ${plan.problems.join('; ')}` : ''}:`,
+        '',
+        '  ```',
+        ...plan.lines.map((line) => `  ${line}`),
+        '  ```',
       );
     }
   }

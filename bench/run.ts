@@ -11,10 +11,12 @@
  * - compiles the service (tsc, into .test-build/bench, with the e2e tests' helper) and starts it as `node main.js`, like
  *   production, with its JSON log lines going to a file in a temp dir;
  * - pins itself (autocannon runs in-process) to core 0 and every server to core 1 (taskset);
- * - drives three workloads with autocannon (50 connections): `create` (POST, valid Basic
+ * - drives workloads with autocannon (50 connections): `create` (POST, valid Basic
  *   credentials, 201), `delete` (DELETE of events seeded straight into the database before each
- *   run, 204) and `auth-fail` (POST with a wrong password, 401; the baseline and the floor have
- *   no auth: 201); each a discarded warm-up, then measured runs whose medians are reported
+ *   run, 204), `auth-fail` (POST with a wrong password, 401; the baseline and the floor have
+ *   no auth: 201), and on the baseline and the service only `get`, `list` (a first page of 20 in a
+ *   date range) and `update` (PATCH of a price), on events seeded once per server with the body
+ *   the baseline answers with (bodies.ts); each a discarded warm-up, then measured runs whose medians are reported
  *   (req/s, p50, p99), with the server's peak RSS (VmRSS every 100 ms) and its idle RSS (VmRSS
  *   read once, 1 s after it was ready, before any load). Every server is started first and their
  *   runs alternate (run 1 of each, then run 2 of each…): ratios are the medians of run-by-run
@@ -25,7 +27,9 @@
  *   design card's Nest + Passport + class-validator + TypeORM doing the contract's minimum, on a
  *   database of its own): a target it misses too is out of reach on that stack;
  * - again with 1,000,000 stored events (--events), in alternation with a second service on an
- *   empty table of the same kind (the control), to compare latency run by run;
+ *   empty table of the same kind (the control), to compare latency run by run: create, delete,
+ *   get, list, update and `list-deep` (the page 50 `next` links deep); the list's query plans on
+ *   the large table are printed and judged (test/helpers/query-plan.ts);
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
  *   ADMIN_USERNAME/ADMIN_PASSWORD, which cost a scrypt check at start), and the password hashes that
  *   50 concurrent first requests and 10 repeated wrong ones cost (auth_password_checks_total).
@@ -57,7 +61,7 @@ import {
   type BenchDatabase,
 } from './databases.js';
 import { measureSingleFlight, measureStartup } from './extras.js';
-import { measureInterleaved, type Plan, type Subject } from './measure.js';
+import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
   compareFloor,
@@ -69,6 +73,7 @@ import {
   type ReferenceLabel,
   type ServerLabel,
 } from './report.js';
+import { listPlans } from './plans.js';
 import { countEvents, seedEvents } from './seed.js';
 import {
   IDLE_RSS_AFTER_MS,
@@ -79,7 +84,7 @@ import {
   type Pinning,
   type StartedServer,
 } from './servers.js';
-import type { WorkloadName } from './workloads.js';
+import { LARGE_TABLE_ONLY, LARGE_TABLE_WORKLOADS } from './workloads.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
@@ -277,9 +282,10 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
         subjects.push(subjectOf(context, stackOf(database.kind), stack, stackDatabase));
       }
     }
-    for (const workload of context.options.only) {
-      say(`\n# ${workload}: ${subjects.map((subject) => subject.label).join(', ')}, in alternation`);
-      for (const result of await measureInterleaved(subjects, workload, context.plan)) {
+    for (const workload of context.options.only.filter((w) => !LARGE_TABLE_ONLY.includes(w))) {
+      const running = subjects.filter((subject) => runsWorkload(subject.label, workload));
+      say(`\n# ${workload}: ${running.map((subject) => subject.label).join(', ')}, in alternation`);
+      for (const result of await measureInterleaved(running, workload, context.plan)) {
         context.report.results.push(result);
         context.report.problems.push(...result.problems);
       }
@@ -291,11 +297,12 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
 }
 
 /**
- * create and delete on a table seeded with options.events events, against a control: the service
- * on a fresh empty table of the same kind, started beside it and measured in alternation with it.
+ * The LARGE_TABLE_WORKLOADS on a table seeded with options.events events, against a control: the
+ * service on a fresh empty table of the same kind, started beside it and measured in alternation
+ * with it (both also hold the read set the reads find, seeded before the first of them).
  */
 async function runLargeTable(context: Context, large: BenchDatabase, control: BenchDatabase): Promise<void> {
-  const workloads = context.options.only.filter((w): w is WorkloadName => w === 'create' || w === 'delete');
+  const workloads = context.options.only.filter((w) => LARGE_TABLE_WORKLOADS.includes(w));
   if (workloads.length === 0) return;
   const events = context.options.events;
   say(`\n# Service on ${large.kind} with ${events} stored events, against one on an empty table`);
@@ -318,6 +325,12 @@ async function runLargeTable(context: Context, large: BenchDatabase, control: Be
     say(
       `  seeded ${events} events in ${(seed.ms / 1000).toFixed(1)} s; the table holds ${await countEvents(large.url)}`,
     );
+    for (const plan of await listPlans(large.url, events)) {
+      context.report.plans.push(plan);
+      say(
+        `  plan, ${plan.name}:\n    ${plan.lines.join('\n    ')}${plan.problems.length > 0 ? `\n  !!! ${plan.problems.join('; ')}` : ''}`,
+      );
+    }
     await waitReady(largeServer.port, 10_000);
     const subjects: Subject[] = [
       { ...subjectOf(context, control.kind, controlServer, control), table: 'control' },
@@ -427,6 +440,7 @@ async function main(): Promise<number> {
     results: [],
     idleRss: [],
     seeding: [],
+    plans: [],
     mysql: { ran: false, reason: 'not reached' },
     problems: [],
   };

@@ -1,6 +1,7 @@
 /**
  * Writes special events straight into a migrated database (SQLite through better-sqlite3, MySQL
- * through mysql2), without HTTP: the 1M-event table and the ids the delete workload removes.
+ * through mysql2), without HTTP, with their rows of the date index as the store writes them: the
+ * 1M-event table, the read set of the read workloads and the ids the delete workload removes.
  *
  * Alone: `tsx bench/seed.ts <DATABASE_URL> <count>`, e.g. `tsx bench/seed.ts sqlite:data/museum.sqlite 100000`.
  * The database must have been migrated (start the service on it once). On SQLite, seed while the
@@ -11,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
+import { indexedDates, sortDateOf } from '../src/database/event-dates.js';
 
 export type DatabaseTarget =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly uri: string };
@@ -20,6 +22,8 @@ export interface SeedOptions {
   readonly keepIds?: boolean;
   /** Called after every committed batch with the number of rows written so far. */
   readonly onProgress?: (written: number) => void;
+  /** The row of each event (default eventRow: text varied by index). */
+  readonly row?: (eventId: string, index: number) => EventRow;
 }
 
 export interface SeedResult {
@@ -29,12 +33,28 @@ export interface SeedResult {
   readonly ids: readonly string[];
 }
 
-type EventRow = [eventId: string, name: string, location: string, description: string, dates: string, price: number];
+export type EventRow = [
+  eventId: string,
+  name: string,
+  location: string,
+  description: string,
+  dates: string,
+  price: number,
+];
 
 const SQLITE_BATCH = 10_000;
 const MYSQL_BATCH = 1000;
 const DELETE_CHUNK = 500;
-const COLUMNS = 'event_id, name, location, event_description, dates, price';
+const COLUMNS = 'event_id, name, location, event_description, dates, price, sort_date';
+
+/**
+ * What the store writes for an event beside its row (issue 16): the earliest ISO date (the list
+ * order key) and one row of special_event_dates per distinct ISO date, in the same transaction.
+ */
+function withIndex(row: EventRow): { values: unknown[]; dates: [string, string][] } {
+  const dates = indexedDates(JSON.parse(row[4]) as string[]);
+  return { values: [...row, sortDateOf(dates)], dates: dates.map((date): [string, string] => [date, row[0]]) };
+}
 
 /** `sqlite:PATH` or `mysql://user:pass@host:port/db`, as DATABASE_URL. */
 export function parseTarget(databaseUrl: string): DatabaseTarget {
@@ -79,7 +99,9 @@ export async function deleteEvents(databaseUrl: string, ids: readonly string[]):
       db.transaction(() => {
         for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
           const chunk = ids.slice(start, start + DELETE_CHUNK);
-          db.prepare(`DELETE FROM special_events WHERE event_id IN (${chunk.map(() => '?').join(',')})`).run(...chunk);
+          const list = chunk.map(() => '?').join(',');
+          db.prepare(`DELETE FROM special_events WHERE event_id IN (${list})`).run(...chunk);
+          db.prepare(`DELETE FROM special_event_dates WHERE event_id IN (${list})`).run(...chunk);
         }
       })();
     } finally {
@@ -89,9 +111,9 @@ export async function deleteEvents(databaseUrl: string, ids: readonly string[]):
   }
   await withMysql(target.uri, async (connection) => {
     for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
-      await connection.query('DELETE FROM special_events WHERE event_id IN (?)', [
-        ids.slice(start, start + DELETE_CHUNK),
-      ]);
+      const chunk = ids.slice(start, start + DELETE_CHUNK);
+      await connection.query('DELETE FROM special_events WHERE event_id IN (?)', [chunk]);
+      await connection.query('DELETE FROM special_event_dates WHERE event_id IN (?)', [chunk]);
     }
   });
 }
@@ -125,11 +147,14 @@ function seedSqlite(path: string, count: number, options: SeedOptions): string[]
   const ids: string[] = [];
   const db = openSqlite(path);
   try {
-    const insert = db.prepare(`INSERT INTO special_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
+    const insert = db.prepare(`INSERT INTO special_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insertDate = db.prepare('INSERT INTO special_event_dates (event_date, event_id) VALUES (?, ?)');
     const batch = db.transaction((from: number, to: number) => {
       for (let index = from; index < to; index++) {
         const id = uuidv7();
-        insert.run(...eventRow(id, index));
+        const { values, dates } = withIndex((options.row ?? eventRow)(id, index));
+        insert.run(...values);
+        for (const date of dates) insertDate.run(...date);
         if (options.keepIds) ids.push(id);
       }
     });
@@ -150,10 +175,14 @@ async function seedMysql(uri: string, count: number, options: SeedOptions): Prom
     for (let from = 0; from < count; from += MYSQL_BATCH) {
       const to = Math.min(count, from + MYSQL_BATCH);
       const rows: EventRow[] = [];
-      for (let index = from; index < to; index++) rows.push(eventRow(uuidv7(), index));
+      for (let index = from; index < to; index++) rows.push((options.row ?? eventRow)(uuidv7(), index));
+      const indexed = rows.map(withIndex);
+      const dates = indexed.flatMap((event) => event.dates);
       await connection.beginTransaction();
       try {
-        await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [rows]);
+        await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [indexed.map((e) => e.values)]);
+        if (dates.length > 0)
+          await connection.query('INSERT INTO special_event_dates (event_date, event_id) VALUES ?', [dates]);
         await connection.commit();
       } catch (error) {
         await connection.rollback();

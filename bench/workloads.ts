@@ -1,24 +1,31 @@
 /**
- * The three workloads, each one autocannon run (programmatic API, in this process) against
- * 127.0.0.1, and what a run measured: mean req/s, latency percentiles, and every response or
- * error that was not the expected status.
+ * The workloads, each one autocannon run (programmatic API, in this process) against 127.0.0.1,
+ * and what a run measured: mean req/s, latency percentiles, and every response or error that was
+ * not the expected status.
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { EVENT_BODY, UPDATE_BODY } from './bodies.js';
 
-export const WORKLOAD_NAMES = ['create', 'delete', 'auth-fail'] as const;
+export const WORKLOAD_NAMES = ['create', 'delete', 'auth-fail', 'get', 'list', 'update', 'list-deep'] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
-/** A realistic create body, without eventId (the service generates a UUIDv7). */
-export const EVENT_BODY = JSON.stringify({
-  name: 'Conservation in practice: restoring the Flemish tapestries',
-  location: 'East Wing, Gallery 12',
-  eventDescription:
-    'An evening with our textile conservators: how the seventeenth-century tapestries were cleaned, ' +
-    'mended and rehung, followed by questions.',
-  dates: ['2026-03-14', '2026-03-21'],
-  price: 19.99,
-});
+/** The workloads that read or change events seeded before them (measure.ts, ReadSet). */
+export const READ_SET_WORKLOADS: readonly WorkloadName[] = ['get', 'list', 'update', 'list-deep'];
+/**
+ * list-deep follows `next` links 49 times and then asks for that page over and over: it needs a
+ * table with at least 50 pages in the range, which only the large-table runs and their control have.
+ */
+export const LARGE_TABLE_ONLY: readonly WorkloadName[] = ['list-deep'];
+/** What the large-table runs measure against a service on an empty table. */
+export const LARGE_TABLE_WORKLOADS: readonly WorkloadName[] = [
+  'create',
+  'delete',
+  'get',
+  'list',
+  'update',
+  'list-deep',
+];
 
 /** Hands each DELETE the next seeded event id; random UUIDs (404 on the service) once they run out. */
 export class IdFeed {
@@ -61,9 +68,26 @@ export interface LoadSpec {
   readonly expectedStatus: number;
   /** A warm-up may end before the first answer (cold start): that alone is no problem. */
   readonly warmup?: boolean;
-  /** delete: the path of every request. */
+  /** delete, get, update: the path of every request. */
   readonly nextPath?: () => string;
+  /** list, list-deep: the one path every request asks for. */
+  readonly path?: string;
 }
+
+interface RequestShape {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly body?: string;
+}
+
+const SHAPES: Readonly<Record<WorkloadName, RequestShape>> = {
+  create: { method: 'POST', body: EVENT_BODY },
+  'auth-fail': { method: 'POST', body: EVENT_BODY },
+  delete: { method: 'DELETE' },
+  get: { method: 'GET' },
+  list: { method: 'GET' },
+  'list-deep': { method: 'GET' },
+  update: { method: 'PATCH', body: UPDATE_BODY },
+};
 
 export interface RunOutcome {
   /** autocannon's mean of its per-second request counts. */
@@ -84,17 +108,17 @@ export interface RunOutcome {
 /** One autocannon run of `spec.durationSec` seconds. */
 export async function runLoad(spec: LoadSpec): Promise<RunOutcome> {
   const headers: Record<string, string> = spec.authorization ? { authorization: spec.authorization } : {};
-  const isDelete = spec.workload === 'delete';
+  const shape = SHAPES[spec.workload];
   const nextPath = spec.nextPath;
-  if (!isDelete) headers['content-type'] = 'application/json';
+  if (shape.body !== undefined) headers['content-type'] = 'application/json';
   const options: autocannon.Options = {
-    url: `${spec.baseUrl}/special-events`,
+    url: `${spec.baseUrl}${spec.path ?? '/special-events'}`,
     connections: spec.connections,
     duration: spec.durationSec,
     timeout: 10,
-    method: isDelete ? 'DELETE' : 'POST',
+    method: shape.method,
     headers,
-    ...(isDelete ? {} : { body: EVENT_BODY }),
+    ...(shape.body === undefined ? {} : { body: shape.body }),
     ...(nextPath
       ? {
           requests: [

@@ -17,7 +17,8 @@ import { AUTH, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './h
 /**
  * Browser clients (issue 6, item 3): a page served from another origin calls the API with fetch
  * and Basic credentials in Debian's Chromium, driven by playwright-core. CORS_ORIGINS lets one
- * origin in (create 201 with Location readable, delete 204) and keeps another out (the preflight
+ * origin in (create 201 with Location readable, delete 204; issue 16: list with its `Link`
+ * readable, get with its `ETag`, PATCH with If-Match) and keeps another out (the preflight
  * fails, fetch rejects, nothing is created). The same browser opens /docs and checks that the
  * reference shows both operations; the screenshot goes to test-results/docs.png.
  *
@@ -83,6 +84,45 @@ window.callApi = async function ({ apiBase, user, password, event }) {
     return { ok: false, failedAt: steps[steps.length - 1], name: error.name, message: error.message };
   }
 };
+window.readAndUpdate = async function ({ apiBase, user, password, startDate, endDate, limit, patch }) {
+  const authorization = basic(user, password);
+  const steps = [];
+  try {
+    steps.push('list');
+    const query = new URLSearchParams({ startDate, endDate, limit: String(limit) });
+    const listed = await fetch(apiBase + '/special-events?' + query, { headers: { Authorization: authorization } });
+    const list = { status: listed.status, link: listed.headers.get('Link'), body: await listed.json() };
+    steps.push('next');
+    const nextUrl = /<([^>]*)>;\\s*rel="next"/.exec(list.link || '');
+    const second = nextUrl ? await fetch(new URL(nextUrl[1], apiBase), { headers: { Authorization: authorization } }) : null;
+    const next = second ? { status: second.status, body: await second.json() } : null;
+    const eventId = list.body[0].eventId;
+    const path = apiBase + '/special-events/' + encodeURIComponent(eventId);
+    steps.push('get');
+    const got = await fetch(path, { headers: { Authorization: authorization } });
+    const get = { status: got.status, etag: got.headers.get('ETag'), body: await got.json() };
+    steps.push('get if-none-match');
+    const cached = await fetch(path, { headers: { Authorization: authorization, 'If-None-Match': get.etag }, cache: 'no-store' });
+    const notModified = { status: cached.status };
+    steps.push('patch');
+    const patched = await fetch(path, {
+      method: 'PATCH',
+      headers: { Authorization: authorization, 'Content-Type': 'application/merge-patch+json', 'If-Match': get.etag },
+      body: JSON.stringify(patch),
+    });
+    const update = { status: patched.status, etag: patched.headers.get('ETag'), body: await patched.json() };
+    steps.push('stale patch');
+    const stale = await fetch(path, {
+      method: 'PATCH',
+      headers: { Authorization: authorization, 'Content-Type': 'application/merge-patch+json', 'If-Match': get.etag },
+      body: JSON.stringify({ name: 'Never stored' }),
+    });
+    const staleUpdate = { status: stale.status, contentType: stale.headers.get('Content-Type'), body: await stale.json() };
+    return { ok: true, list, next, get, notModified, update, staleUpdate };
+  } catch (error) {
+    return { ok: false, failedAt: steps[steps.length - 1], name: error.name, message: error.message };
+  }
+};
 window.callWithWrongPassword = async function ({ apiBase, user }) {
   const response = await fetch(apiBase + '/special-events', {
     method: 'POST',
@@ -102,6 +142,19 @@ interface CallResult {
   body?: Body;
   deleteStatus?: number;
   deleteBody?: string;
+  failedAt?: string;
+  name?: string;
+  message?: string;
+}
+
+interface ReadResult {
+  ok: boolean;
+  list?: { status: number; link: string | null; body: Body[] };
+  next?: { status: number; body: Body[] } | null;
+  get?: { status: number; etag: string | null; body: Body };
+  notModified?: { status: number };
+  update?: { status: number; etag: string | null; body: Body };
+  staleUpdate?: { status: number; contentType: string | null; body: Body };
   failedAt?: string;
   name?: string;
   message?: string;
@@ -233,6 +286,62 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
         .delete(`/special-events/${event.eventId as string}`)
         .set('Authorization', AUTH);
       expectStatus(again, 404);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('allowed origin: fetch lists (Link readable), gets (ETag readable, 304 on If-None-Match) and PATCHes with If-Match (200, then 412 on the stale tag)', async () => {
+    // Three events of a year no other test uses, so that the range lists exactly them, two per page.
+    const events = [1, 2, 3].map((day): Body => ({
+      ...validEvent(),
+      name: `Browser ${day}`,
+      dates: [`2039-05-0${day}`],
+    }));
+    for (const event of events) {
+      expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    }
+    const page = await openPage(allowed.origin);
+    try {
+      const patch = { name: 'Renamed from a browser ✓', price: 42.5 };
+      const result = await page.evaluate(
+        (a) => (globalThis as unknown as { readAndUpdate(x: typeof a): Promise<ReadResult> }).readAndUpdate(a),
+        {
+          apiBase: t.baseUrl,
+          user: TEST_USER,
+          password: TEST_PASSWORD,
+          startDate: '2039-05-01',
+          endDate: '2039-05-31',
+          limit: 2,
+          patch,
+        },
+      );
+      expect(result).toMatchObject({ ok: true });
+      // Link and ETag reach the page only because they are exposed.
+      expect(result.list).toStrictEqual({
+        status: 200,
+        link: expect.stringMatching(/rel="next"/) as unknown,
+        body: events.slice(0, 2),
+      });
+      expect(result.next).toStrictEqual({ status: 200, body: events.slice(2) });
+      expect(result.get?.status).toBe(200);
+      expect(result.get?.body).toStrictEqual(events[0]);
+      expect(result.get?.etag).toMatch(/^"[^"]+"$/);
+      expect(result.notModified).toStrictEqual({ status: 304 });
+      expect(result.update?.status).toBe(200);
+      expect(result.update?.body).toStrictEqual({ ...events[0], ...patch });
+      expect(result.update?.etag).toMatch(/^"[^"]+"$/);
+      expect(result.update?.etag).not.toBe(result.get?.etag);
+      expect(result.staleUpdate?.status).toBe(412);
+      expect(result.staleUpdate?.contentType).toMatch(/^application\/problem\+json/);
+      expect(result.staleUpdate?.body).toMatchObject({ status: 412, title: 'Precondition Failed' });
+      // What the server holds is the first PATCH, not the stale one.
+      const stored = await request(t.baseUrl)
+        .get(`/special-events/${events[0].eventId as string}`)
+        .set('Authorization', AUTH);
+      expectStatus(stored, 200);
+      expect(stored.body).toStrictEqual({ ...events[0], ...patch });
+      expect(stored.headers.etag).toBe(result.update?.etag);
     } finally {
       await page.close();
     }
