@@ -34,15 +34,18 @@ export class CredentialsVerifier {
    * Reads the user; hashes the password only when there is no earlier verdict for these exact
    * credentials decided against what is stored now (the same password hash, or still no such
    * user). A password changed or a user removed elsewhere changes the stored hash, so those
-   * credentials are checked again, against the new state.
+   * credentials are checked again, against the new state. The role is always the one just read,
+   * so a role changed elsewhere is in force once the cached verdict expires, without a new hash.
    */
   private async check({ username, password }: BasicCredentials, expired: Verdict | undefined): Promise<Verdict> {
     const user = await this.users.find(username);
     const basis = user ? this.cache.fingerprint(user.passwordHash) : null;
-    if (expired !== undefined && expired.basis === basis) return expired;
+    if (expired !== undefined && expired.basis === basis) {
+      return { identity: expired.identity && user ? { username: user.username, role: user.role } : null, basis };
+    }
     this.metrics.recordPasswordCheck();
     if (!user) return this.hasher.verifyUnknownUser(password).then(() => ({ identity: null, basis }));
     const valid = await this.hasher.verify(password, user.passwordHash);
-    return { identity: valid ? { username: user.username } : null, basis };
+    return { identity: valid ? { username: user.username, role: user.role } : null, basis };
   }
 }

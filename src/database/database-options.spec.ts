@@ -116,7 +116,7 @@ describe('a real SQLite file with the migrations applied', () => {
 
   it('keeps synchronous=FULL after a write transaction', async () => {
     await dataSource.transaction(async (manager) => {
-      await manager.query('INSERT INTO "users" VALUES (?, ?, ?, ?)', ['probe', 'x', 1, 1]);
+      await manager.query('INSERT INTO "users" VALUES (?, ?, ?, ?, ?)', ['probe', 'x', 1, 1, 'viewer']);
       await manager.query('DELETE FROM "users" WHERE "username" = ?', ['probe']);
     });
     await expect(dataSource.query('PRAGMA synchronous')).resolves.toEqual([{ synchronous: 2 }]);
@@ -151,6 +151,7 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'password_hash', type: 'varchar(255)', notnull: 1, pk: 0 },
       { name: 'created_at', type: 'bigint', notnull: 1, pk: 0 },
       { name: 'updated_at', type: 'bigint', notnull: 1, pk: 0 },
+      { name: 'role', type: 'varchar(16)', notnull: 1, pk: 0 },
     ]);
   });
 

@@ -7,6 +7,8 @@ import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availa
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
+import { UserRoles1763900000000 as MysqlUserRoles } from './migrations/mysql/1763900000000-user-roles.js';
+import { UserRoles1763900000000 as SqliteUserRoles } from './migrations/sqlite/1763900000000-user-roles.js';
 
 /** Every entity of the service. A new module adds its entities here and a migration per driver. */
 export const ENTITIES = [SpecialEvent, User];
@@ -17,8 +19,8 @@ export const ENTITIES = [SpecialEvent, User];
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema],
-  mysql: [MysqlInitialSchema],
+  sqlite: [SqliteInitialSchema, SqliteUserRoles],
+  mysql: [MysqlInitialSchema, MysqlUserRoles],
 } as const;
 
 /**

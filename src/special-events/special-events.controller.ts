@@ -10,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { RequiresRole } from '../auth/roles.js';
 import { JsonBody } from '../common/http/json-body.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
@@ -25,6 +26,7 @@ export class SpecialEventsController {
   constructor(private readonly events: SpecialEventsService) {}
 
   @Post()
+  @RequiresRole('editor')
   @HttpCode(201)
   @JsonBody()
   @ApiOperation({
@@ -55,6 +57,7 @@ export class SpecialEventsController {
   }
 
   @Delete(':eventId')
+  @RequiresRole('editor')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'deleteSpecialEvent',
@@ -71,21 +74,25 @@ export class SpecialEventsController {
 
   /**
    * Other methods on these paths, and deeper paths, answer 405/404 only after authentication,
-   * so an anonymous caller learns nothing about /special-events.
+   * so an anonymous caller learns nothing about /special-events. Any role gets the same answer:
+   * no role could do more there, so a 403 would only mislead.
    */
   @All()
+  @RequiresRole('viewer')
   @ApiExcludeEndpoint()
   collectionOtherMethods(@Req() request: Request): never {
     throw methodNotAllowed(request, 'POST');
   }
 
   @All(':eventId')
+  @RequiresRole('viewer')
   @ApiExcludeEndpoint()
   itemOtherMethods(@Req() request: Request): never {
     throw methodNotAllowed(request, 'DELETE');
   }
 
   @All(':eventId/*rest')
+  @RequiresRole('viewer')
   @ApiExcludeEndpoint()
   deeperPaths(): never {
     throw new ProblemException(404, 'No resource exists at this path.');

@@ -47,14 +47,31 @@ describe('npm run migration:* against MySQL', () => {
     expect(['json', 'longtext']).toContain(byColumn['special_events.dates'].COLUMN_TYPE);
     expect(byColumn['special_events.event_id'].COLUMN_TYPE).toBe('varchar(36)');
     expect(byColumn['users.username']).toMatchObject({ COLUMN_TYPE: 'varchar(64)', CHARACTER_SET_NAME: 'utf8mb4', COLLATION_NAME: 'utf8mb4_bin' });
+    expect(byColumn['users.role']).toMatchObject({ COLUMN_TYPE: 'varchar(16)', CHARACTER_SET_NAME: 'ascii' });
     expect(npm('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
   }, 90_000);
 
-  it('reverts and re-applies cleanly', async () => {
+  it('gives existing users the editor role, so no one loses access on upgrade', async () => {
+    // Back to the schema before roles existed, with a user in it.
     npm('migration:revert');
+    expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain('role');
+    const connection = await createConnection({ uri: `${MYSQL_TEST_URL}/${database.name}` });
+    try {
+      await connection.query('INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, 1, 1)', ['veteran', 'x']);
+      expect(npm('migration:run')).toContain('UserRoles1763900000000');
+      const [rows] = await connection.query<RowDataPacket[]>('SELECT username, role FROM users');
+      expect(rows.map((row) => ({ ...row }))).toEqual([{ username: 'veteran', role: 'editor' }]);
+      await connection.query('DELETE FROM users');
+    } finally {
+      await connection.end();
+    }
+  }, 90_000);
+
+  it('reverts and re-applies cleanly', async () => {
+    for (let migration = 0; migration < 2; migration++) npm('migration:revert');
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
-    expect((await columns()).length).toBe(10);
+    expect((await columns()).length).toBe(11);
   }, 90_000);
 });

@@ -9,7 +9,7 @@ type HeaderObject = { description: string; required: true; schema: { type: 'stri
 const WHEN: Readonly<Record<number, string>> = {
   400: 'Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too.',
   401: 'Missing or invalid credentials. The same answer for every kind of failure.',
-  403: 'Authenticated but not allowed.',
+  403: "Authenticated, but the user's role may not do this (a viewer only lists and reads).",
   404: 'No such resource.',
   409: 'An event with this eventId already exists; the stored event is unchanged.',
   413: 'The body is larger than 256 KiB.',
