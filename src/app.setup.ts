@@ -69,8 +69,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           ? {
               origin,
               methods: ['GET', 'POST', 'DELETE'],
-              allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-              exposedHeaders: ['Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+              allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+              exposedHeaders: ['Idempotent-Replayed', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
               maxAge: 600,
             }
           : { origin, methods: [], allowedHeaders: [], exposedHeaders: [] },

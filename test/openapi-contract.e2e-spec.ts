@@ -194,9 +194,34 @@ const CASES: readonly Case[] = [
     app: 'main',
     method: 'post',
     path: CREATE,
+    status: 201,
+    what: 'a replay of an idempotent create (Idempotent-Replayed)',
+    send: async (t) => {
+      const body = JSON.stringify(newEvent());
+      const key = randomUUID();
+      expect((await post(t, body, { 'Idempotency-Key': key })).status).toBe(201);
+      return post(t, body, { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
     status: 403,
     what: 'a viewer',
     send: async (t) => post(t, JSON.stringify(newEvent()), { Authorization: await viewer(t) }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 422,
+    what: 'an Idempotency-Key used for another body',
+    send: async (t) => {
+      const key = randomUUID();
+      expect((await post(t, JSON.stringify(newEvent()), { 'Idempotency-Key': key })).status).toBe(201);
+      return post(t, JSON.stringify(newEvent()), { 'Idempotency-Key': key });
+    },
   },
   {
     app: 'main',

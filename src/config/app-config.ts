@@ -33,6 +33,16 @@ export interface AuthConfig {
   readonly failureWindowMs: number;
 }
 
+export interface IdempotencyConfig {
+  /** How long a completed request's response is kept for replay (the draft suggests 24 h). */
+  readonly ttlMs: number;
+  /**
+   * How long a key may stay "in flight" before it is considered abandoned (its request died with
+   * its process) and a retry may take it over. Longer than any request can take.
+   */
+  readonly inFlightMs: number;
+}
+
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
@@ -47,6 +57,7 @@ export interface AppConfig {
   /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
   readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
+  readonly idempotency: IdempotencyConfig;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -91,6 +102,10 @@ export function loadConfig(env: Env): AppConfig {
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
       failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
       failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    },
+    idempotency: {
+      ttlMs: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 604_800) * 1000,
+      inFlightMs: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 60, 1, 3600) * 1000,
     },
   };
 }

@@ -9,6 +9,8 @@ import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/m
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
 import { UserRoles1763900000000 as MysqlUserRoles } from './migrations/mysql/1763900000000-user-roles.js';
 import { UserRoles1763900000000 as SqliteUserRoles } from './migrations/sqlite/1763900000000-user-roles.js';
+import { IdempotencyKeys1763900001000 as MysqlIdempotencyKeys } from './migrations/mysql/1763900001000-idempotency-keys.js';
+import { IdempotencyKeys1763900001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1763900001000-idempotency-keys.js';
 
 /** Every entity of the service. A new module adds its entities here and a migration per driver. */
 export const ENTITIES = [SpecialEvent, User];
@@ -19,8 +21,8 @@ export const ENTITIES = [SpecialEvent, User];
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema, SqliteUserRoles],
-  mysql: [MysqlInitialSchema, MysqlUserRoles],
+  sqlite: [SqliteInitialSchema, SqliteUserRoles, SqliteIdempotencyKeys],
+  mysql: [MysqlInitialSchema, MysqlUserRoles, MysqlIdempotencyKeys],
 } as const;
 
 /**

@@ -12,6 +12,7 @@ import {
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { JsonBody } from '../common/http/json-body.js';
+import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
@@ -28,6 +29,7 @@ export class SpecialEventsController {
   @Post()
   @RequiresRole('editor')
   @HttpCode(201)
+  @Idempotent()
   @JsonBody()
   @ApiOperation({
     operationId: 'createSpecialEvent',
@@ -44,6 +46,11 @@ export class SpecialEventsController {
     type: SpecialEventResponse,
     headers: {
       Location: { description: 'Path of the new event: /special-events/{eventId}', required: true, schema: { type: 'string' } },
+      'Idempotent-Replayed': {
+        description: 'Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key.',
+        required: false,
+        schema: { type: 'string', enum: ['true'] },
+      },
     },
   })
   @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyModule } from '../common/idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
@@ -7,7 +8,7 @@ import { SpecialEventsService } from './special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent])],
+  imports: [TypeOrmModule.forFeature([SpecialEvent]), IdempotencyModule],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,

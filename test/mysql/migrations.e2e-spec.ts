@@ -49,10 +49,11 @@ describe('npm run migration:* against MySQL', () => {
     expect(byColumn['users.username']).toMatchObject({ COLUMN_TYPE: 'varchar(64)', CHARACTER_SET_NAME: 'utf8mb4', COLLATION_NAME: 'utf8mb4_bin' });
     expect(byColumn['users.role']).toMatchObject({ COLUMN_TYPE: 'varchar(16)', CHARACTER_SET_NAME: 'ascii' });
     expect(npm('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
-  }, 90_000);
+  }, 180_000);
 
   it('gives existing users the editor role, so no one loses access on upgrade', async () => {
-    // Back to the schema before roles existed, with a user in it.
+    // Back to the schema before roles (and idempotency keys) existed, with a user in it.
+    npm('migration:revert');
     npm('migration:revert');
     expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain('role');
     const connection = await createConnection({ uri: `${MYSQL_TEST_URL}/${database.name}` });
@@ -65,13 +66,13 @@ describe('npm run migration:* against MySQL', () => {
     } finally {
       await connection.end();
     }
-  }, 90_000);
+  }, 180_000);
 
   it('reverts and re-applies cleanly', async () => {
-    for (let migration = 0; migration < 2; migration++) npm('migration:revert');
+    for (let migration = 0; migration < 3; migration++) npm('migration:revert');
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
     expect((await columns()).length).toBe(11);
-  }, 90_000);
+  }, 180_000);
 });

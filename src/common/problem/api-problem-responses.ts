@@ -11,9 +11,12 @@ const WHEN: Readonly<Record<number, string>> = {
   401: 'Missing or invalid credentials. The same answer for every kind of failure.',
   403: "Authenticated, but the user's role may not do this (a viewer only lists and reads).",
   404: 'No such resource.',
-  409: 'An event with this eventId already exists; the stored event is unchanged.',
+  409:
+    'An event with this eventId already exists (the stored event is unchanged), or a request with the same ' +
+    'Idempotency-Key is still being processed (retry shortly with the same key).',
   413: 'The body is larger than 256 KiB.',
   415: 'The body is not sent as application/json (UTF-8).',
+  422: 'This Idempotency-Key was already used by this user for a different request (method, path or body).',
   429: 'Too many failed authentications from this address.',
   431: 'The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`.',
   503: 'The database is unavailable; retry after the given time.',
