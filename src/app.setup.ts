@@ -54,7 +54,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     }),
   );
   app.disable('x-powered-by');
-  // No handler uses ETags; Express would otherwise hash every response body.
+  // ETags are the events' versions, set by their handlers; Express would otherwise hash every
+  // response body.
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   if (config.corsOrigins.length > 0) {
@@ -68,9 +69,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
         listed.has(req.headers.origin ?? '')
           ? {
               origin,
-              methods: ['GET', 'POST', 'DELETE'],
-              allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-              exposedHeaders: ['Idempotent-Replayed', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+              methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+              allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id'],
+              exposedHeaders: ['ETag', 'Idempotent-Replayed', 'Link', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
               maxAge: 600,
             }
           : { origin, methods: [], allowedHeaders: [], exposedHeaders: [] },

@@ -128,12 +128,12 @@ describe('with the default app', () => {
     });
 
     it('with valid credentials the same routes answer what they are (405 with Allow, 404), not 401', async () => {
-      const get = await request(t.baseUrl).get('/special-events').set('Authorization', AUTH);
-      expectProblem(get, 405, '/special-events');
-      expect(get.headers.allow).toBe('POST');
+      const putCollection = await request(t.baseUrl).put('/special-events').set('Authorization', AUTH);
+      expectProblem(putCollection, 405, '/special-events');
+      expect(putCollection.headers.allow).toBe('GET, POST');
       const put = await request(t.baseUrl).put(`/special-events/${id}`).set('Authorization', AUTH);
       expectProblem(put, 405, `/special-events/${id}`);
-      expect(put.headers.allow).toBe('DELETE');
+      expect(put.headers.allow).toBe('GET, PATCH, DELETE');
       expectProblem(
         await request(t.baseUrl).get('/special-events/x/y').set('Authorization', AUTH),
         404,

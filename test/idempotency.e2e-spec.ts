@@ -264,6 +264,44 @@ describe('Idempotency-Key on POST /special-events', () => {
     await dataSource.query('DELETE FROM idempotency_keys WHERE username = ?', ['sweep-test']);
   });
 
+  it('PATCH: a retried update replays its 200 and ETag and applies once; another change or precondition is a 422; a 412 is not kept', async () => {
+    const created = await post(t, newEvent());
+    expectStatus(created, 201);
+    const path = `/special-events/${(created.body as Body).eventId as string}`;
+    const patch = (body: Body, key: string, ifMatch?: string) => {
+      const req = request(t.baseUrl).patch(path).set('Authorization', AUTH).set('Idempotency-Key', key);
+      return (ifMatch === undefined ? req : req.set('If-Match', ifMatch)).send(body);
+    };
+    const version = async (): Promise<number> => {
+      const rows = (await t.app
+        .get(DataSource)
+        .query('SELECT version FROM special_events WHERE event_id = ?', [(created.body as Body).eventId])) as {
+        version: number | string;
+      }[];
+      return Number(rows[0].version);
+    };
+    const key = randomUUID();
+    const first = await patch({ price: 42 }, key, created.headers.etag as string);
+    expectStatus(first, 200);
+    const afterFirst = await version();
+    const again = await patch({ price: 42 }, key, created.headers.etag as string);
+    expect({ ...replayable(again), etag: again.headers.etag }).toEqual({
+      ...replayable(first),
+      etag: first.headers.etag,
+    });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await version()).toBe(afterFirst);
+    expectProblem(await patch({ price: 43 }, key, created.headers.etag as string), 422, path);
+    expectProblem(await patch({ price: 42 }, key, first.headers.etag as string), 422, path);
+    // A stale If-Match (412) changed nothing: not kept, the key is free for a corrected retry.
+    const staleKey = randomUUID();
+    expectProblem(await patch({ price: 7 }, staleKey, created.headers.etag as string), 412, path);
+    const corrected = await patch({ price: 7 }, staleKey);
+    expectStatus(corrected, 200);
+    expect(corrected.headers['idempotent-replayed']).toBeUndefined();
+    expect(await version()).toBe(afterFirst + 1);
+  });
+
   it('without the header nothing is kept: the same request twice makes two events', async () => {
     const body = newEvent();
     const rowsBefore = await keyRows(t);

@@ -100,6 +100,32 @@ const ROUTES: Record<string, RouteCase> = {
       expect(await eventExists(t, eventId)).toBe(caller !== 'editor');
     },
   },
+  'GET /special-events': authenticated(
+    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    'GET',
+    () => '/special-events?limit=1',
+  ),
+  'GET /special-events/:eventId': authenticated(
+    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    'GET',
+    (t) => createEvent(t).then((eventId) => `/special-events/${eventId}`),
+  ),
+  'PATCH /special-events/:eventId': {
+    async check(t, caller) {
+      const eventId = await createEvent(t);
+      const path = `/special-events/${eventId}`;
+      const res = await send(t, 'PATCH', path, caller).send({ name: `Patched by ${caller}` });
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'editor') expectStatus(res, 200);
+      const rows = (await t.app
+        .get(DataSource)
+        .query('SELECT name FROM special_events WHERE event_id = ?', [eventId])) as {
+        name: string;
+      }[];
+      expect(rows[0].name === `Patched by ${caller}`).toBe(caller === 'editor');
+    },
+  },
   // Methods the paths do not support: the same 405 for every role (no role could do more).
   'ALL /special-events': authenticated(
     { viewer: (res, path) => expectProblem(res, 405, path), editor: (res, path) => expectProblem(res, 405, path) },

@@ -762,7 +762,7 @@ describe('with the default app', () => {
           },
           415,
         ],
-        ['405', { method: 'GET', path: '/special-events', headers: { Authorization: AUTH } }, 405],
+        ['405', { method: 'PUT', path: '/special-events', headers: { Authorization: AUTH } }, 405],
         ['404 unknown route', { path: '/nowhere' }, 404],
         ['404 next to /docs', { path: '/docsx' }, 404],
         ['health/live', { path: '/health/live' }, 200],

@@ -141,6 +141,23 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'event_description', type: 'varchar(5000)', notnull: 1, pk: 0 },
       { name: 'dates', type: 'json', notnull: 1, pk: 0 },
       { name: 'price', type: 'double', notnull: 1, pk: 0 },
+      { name: 'version', type: 'bigint', notnull: 1, pk: 0 },
+      { name: 'sort_date', type: 'varchar(10)', notnull: 1, pk: 0 },
+    ]);
+  });
+
+  it('keys the date index (event_date, event_id) and indexes it by event too', async () => {
+    const columns = (await dataSource.query('PRAGMA table_info("special_event_dates")')) as ColumnInfo[];
+    expect(columns.map(({ name, type, notnull, pk }) => ({ name, type, notnull, pk }))).toEqual([
+      { name: 'event_date', type: 'varchar(10)', notnull: 1, pk: 1 },
+      { name: 'event_id', type: 'varchar(36)', notnull: 1, pk: 2 },
+    ]);
+    const indexes = (await dataSource.query(
+      `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name LIKE 'IDX_%' ORDER BY name`,
+    )) as { name: string; tbl_name: string }[];
+    expect(indexes).toEqual([
+      { name: 'IDX_special_event_dates_event', tbl_name: 'special_event_dates' },
+      { name: 'IDX_special_events_sort', tbl_name: 'special_events' },
     ]);
   });
 
@@ -158,5 +175,69 @@ describe('a real SQLite file with the migrations applied', () => {
   it('matches the entities: TypeORM finds no schema change to make', async () => {
     const sql = await dataSource.driver.createSchemaBuilder().log();
     expect(sql.upQueries.map((query) => query.query)).toEqual([]);
+  });
+});
+
+describe('upgrading in place a SQLite database that holds events from before the date index', () => {
+  let dir: string;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    for (const level of ['log', 'debug', 'verbose'] as const) {
+      vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'museum-upgrade-'));
+    const path = join(dir, 'events.sqlite');
+    const options = buildDataSourceOptions({ type: 'sqlite', path });
+    const old = new DataSource({ ...options, migrations: [MIGRATIONS.sqlite[0]], migrationsRun: true });
+    await old.initialize();
+    const insert = 'INSERT INTO "special_events" VALUES (?, ?, ?, ?, ?, ?)';
+    await old.query(insert, [
+      'b0000000-0000-4000-8000-000000000000',
+      'B',
+      'L',
+      'D',
+      '["2026-12-03","free","2026-12-01T10:00Z","2026-12-03"]',
+      1,
+    ]);
+    await old.query(insert, ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["every Sunday"]', 2]);
+    await old.query(insert, ['c0000000-0000-4000-8000-000000000000', 'C', 'L', 'D', '[]', 3]);
+    await old.destroy();
+    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    await dataSource.initialize();
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    vi.restoreAllMocks();
+  });
+
+  it('backfills every event: its distinct ISO dates, its earliest one (or ~), version 1', async () => {
+    await expect(
+      dataSource.query('SELECT event_id, sort_date, version FROM special_events ORDER BY event_id'),
+    ).resolves.toEqual([
+      { event_id: 'a0000000-0000-4000-8000-000000000000', sort_date: '~', version: 1 },
+      { event_id: 'b0000000-0000-4000-8000-000000000000', sort_date: '2026-12-01', version: 1 },
+      { event_id: 'c0000000-0000-4000-8000-000000000000', sort_date: '~', version: 1 },
+    ]);
+    await expect(dataSource.query('SELECT event_date, event_id FROM special_event_dates')).resolves.toEqual([
+      { event_date: '2026-12-01', event_id: 'b0000000-0000-4000-8000-000000000000' },
+      { event_date: '2026-12-03', event_id: 'b0000000-0000-4000-8000-000000000000' },
+    ]);
+  });
+
+  it('reverts to the initial schema without touching the events', async () => {
+    await dataSource.undoLastMigration();
+    const columns = (await dataSource.query('PRAGMA table_info("special_events")')) as ColumnInfo[];
+    expect(columns.map((column) => column.name)).toEqual([
+      'event_id',
+      'name',
+      'location',
+      'event_description',
+      'dates',
+      'price',
+    ]);
+    await expect(dataSource.query('SELECT count(*) AS n FROM special_events')).resolves.toEqual([{ n: 3 }]);
   });
 });

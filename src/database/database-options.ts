@@ -2,18 +2,20 @@ import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { User } from '../auth/user.entity.js';
-import { SpecialEvent } from '../special-events/special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from '../special-events/special-event.entity.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
-import { UserRoles1763900000000 as MysqlUserRoles } from './migrations/mysql/1763900000000-user-roles.js';
-import { UserRoles1763900000000 as SqliteUserRoles } from './migrations/sqlite/1763900000000-user-roles.js';
-import { IdempotencyKeys1763900001000 as MysqlIdempotencyKeys } from './migrations/mysql/1763900001000-idempotency-keys.js';
-import { IdempotencyKeys1763900001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1763900001000-idempotency-keys.js';
+import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
+import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
+import { UserRoles1764100000000 as MysqlUserRoles } from './migrations/mysql/1764100000000-user-roles.js';
+import { UserRoles1764100000000 as SqliteUserRoles } from './migrations/sqlite/1764100000000-user-roles.js';
+import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migrations/mysql/1764100001000-idempotency-keys.js';
+import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
 
 /** Every entity of the service. A new module adds its entities here and a migration per driver. */
-export const ENTITIES = [SpecialEvent, User];
+export const ENTITIES = [SpecialEvent, SpecialEventDate, User];
 
 /**
  * Migrations per driver, listed as classes rather than globs so that the same list works from
@@ -21,8 +23,8 @@ export const ENTITIES = [SpecialEvent, User];
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema, SqliteUserRoles, SqliteIdempotencyKeys],
-  mysql: [MysqlInitialSchema, MysqlUserRoles, MysqlIdempotencyKeys],
+  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion, SqliteUserRoles, SqliteIdempotencyKeys],
+  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion, MysqlUserRoles, MysqlIdempotencyKeys],
 } as const;
 
 /**

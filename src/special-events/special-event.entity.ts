@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A special event as stored. Column types hold every value validation accepts on both databases
@@ -7,6 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * `simple-array` would split dates that contain commas).
  */
 @Entity({ name: 'special_events', withoutRowid: true })
+@Index('IDX_special_events_sort', ['sortDate', 'eventId'])
 export class SpecialEvent {
   /** Lowercase hyphenated UUID. */
   @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 36 })
@@ -26,4 +27,36 @@ export class SpecialEvent {
 
   @Column({ type: 'double' })
   price: number;
+
+  /**
+   * The representation's version, the ETag: a random start on create (so that an event deleted
+   * and created again never repeats an old tag), plus one on every update. A conditional update
+   * names the version it read, and the database decides.
+   */
+  @Column({
+    type: 'bigint',
+    default: 1,
+    transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) },
+  })
+  version: number;
+
+  /** The earliest ISO date of `dates`, or `~` (after every date) without one: the list's order. */
+  @Column({ name: 'sort_date', type: 'varchar', length: 10, default: '~' })
+  sortDate: string;
+}
+
+/**
+ * One ISO date of one event (event-dates.ts): the index a date-range list walks in order. Its
+ * primary key (event_date, event_id) is that index; (event_id, event_date) finds an event's own
+ * dates, to replace them on update and delete, and to tell whether a date is an event's first in
+ * the requested range. Written in the same transaction as the event, never on its own.
+ */
+@Entity({ name: 'special_event_dates', withoutRowid: true })
+@Index('IDX_special_event_dates_event', ['eventId', 'eventDate'])
+export class SpecialEventDate {
+  @PrimaryColumn({ name: 'event_date', type: 'varchar', length: 10 })
+  eventDate: string;
+
+  @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 36 })
+  eventId: string;
 }

@@ -1,24 +1,59 @@
-import { All, Body, Controller, Delete, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  All,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBody,
   ApiConsumes,
   ApiCreatedResponse,
   ApiExcludeEndpoint,
+  ApiHeader,
   ApiNoContentResponse,
+  ApiOkResponse,
   ApiOperation,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
-import { JsonBody } from '../common/http/json-body.js';
+import { JsonBody, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-body.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { EventIdParams } from './dto/event-id.params.js';
+import { ListSpecialEventsQuery } from './dto/list-special-events.query.js';
 import { SpecialEventResponse } from './dto/special-event.response.js';
-import { SpecialEventsService } from './special-events.service.js';
+import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
+import { etagOf, type ListPage, SpecialEventsService, toResponse } from './special-events.service.js';
+
+const ETAG_HEADER = {
+  ETag: {
+    description: 'Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match.',
+    required: true,
+    schema: { type: 'string' },
+  },
+} as const;
+
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: 'Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 @ApiTags('Special events')
 @ApiBasicAuth()
@@ -45,12 +80,13 @@ export class SpecialEventsController {
     description: 'Created; the body is the event as stored.',
     type: SpecialEventResponse,
     headers: {
-      Location: { description: 'Path of the new event: /special-events/{eventId}', required: true, schema: { type: 'string' } },
-      'Idempotent-Replayed': {
-        description: 'Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key.',
-        required: false,
-        schema: { type: 'string', enum: ['true'] },
+      Location: {
+        description: 'Path of the new event: /special-events/{eventId}',
+        required: true,
+        schema: { type: 'string' },
       },
+      ...ETAG_HEADER,
+      ...REPLAYED_HEADER,
     },
   })
   @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
@@ -60,7 +96,108 @@ export class SpecialEventsController {
   ): Promise<SpecialEventResponse> {
     const event = await this.events.create(body);
     response.location(`/special-events/${event.eventId}`);
-    return event;
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
+  }
+
+  @Get()
+  @RequiresRole('viewer')
+  @ApiOperation({
+    operationId: 'listSpecialEvents',
+    summary: 'List special events',
+    description:
+      'Events with at least one ISO date (`YYYY-MM-DD`, or the date part of an ISO date-time) in the closed range ' +
+      '[startDate, endDate]; either bound may be omitted, and without both every event is listed (free-text dates ' +
+      "never match a range). Ordered by the earliest of the event's ISO dates within the range (without a range: its " +
+      'earliest ISO date), then eventId; events without ISO dates come last. Every page that has a next one carries ' +
+      '`Link: <…>; rel="next"` with an opaque `cursor` (keyset paging): following it visits every matching event once, ' +
+      'even while events are created and deleted, at the same cost on every page.',
+  })
+  @ApiOkResponse({
+    description: 'The page of events (an empty array past the last one).',
+    type: SpecialEventResponse,
+    isArray: true,
+    headers: {
+      Link: {
+        description: 'RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page.',
+        required: false,
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiProblemResponses(400, 401, 429, 431, 503)
+  async list(
+    @Query() query: ListSpecialEventsQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse[]> {
+    const page = await this.events.list(query);
+    if (page.nextCursor !== undefined)
+      response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
+    return page.events.map(toResponse);
+  }
+
+  @Get(':eventId')
+  @RequiresRole('viewer')
+  @ApiOperation({
+    operationId: 'getSpecialEvent',
+    summary: 'Get special event',
+    description:
+      'The event as stored, with its ETag. With `If-None-Match` naming the current tag, `304 Not Modified` and no body.',
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'An ETag from an earlier answer: 304 while it is current.',
+  })
+  @ApiOkResponse({ description: 'The event as stored.', type: SpecialEventResponse, headers: ETAG_HEADER })
+  @ApiResponse({
+    status: 304,
+    description: 'Not modified: the If-None-Match tag is current. No body.',
+    headers: ETAG_HEADER,
+  })
+  @ApiProblemResponses(400, 401, 404, 429, 431, 503)
+  async get(
+    @Param() { eventId }: EventIdParams,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse> {
+    const event = await this.events.get(eventId);
+    // With the tag set, Express answers a matching If-None-Match with 304 and no body (req.fresh).
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
+  }
+
+  @Patch(':eventId')
+  @RequiresRole('editor')
+  @Idempotent()
+  @JsonBody({ mergePatch: true })
+  @ApiOperation({
+    operationId: 'updateSpecialEvent',
+    summary: 'Update special event',
+    description:
+      'A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field ' +
+      'is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every ' +
+      "field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a " +
+      '400. With `If-Match`, the update applies only if the tag is current (else 412); the database decides between ' +
+      'concurrent updates.',
+  })
+  @ApiConsumes(MERGE_PATCH_MEDIA_TYPE, 'application/json')
+  @ApiBody({ type: UpdateSpecialEventDto })
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the change is based on; stale: 412.' })
+  @ApiOkResponse({
+    description: 'Updated; the body is the event as stored, with its new ETag.',
+    type: SpecialEventResponse,
+    headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
+  })
+  @ApiProblemResponses(400, 401, 404, 412, 413, 415, 429, 431, 503)
+  async update(
+    @Param() { eventId }: EventIdParams,
+    @Body() body: UpdateSpecialEventDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse> {
+    const event = await this.events.update(eventId, body, ifMatch);
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
   }
 
   @Delete(':eventId')
@@ -88,14 +225,14 @@ export class SpecialEventsController {
   @RequiresRole('viewer')
   @ApiExcludeEndpoint()
   collectionOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'POST');
+    throw methodNotAllowed(request, 'GET, POST');
   }
 
   @All(':eventId')
   @RequiresRole('viewer')
   @ApiExcludeEndpoint()
   itemOtherMethods(@Req() request: Request): never {
-    throw methodNotAllowed(request, 'DELETE');
+    throw methodNotAllowed(request, 'GET, PATCH, DELETE');
   }
 
   @All(':eventId/*rest')
@@ -104,6 +241,16 @@ export class SpecialEventsController {
   deeperPaths(): never {
     throw new ProblemException(404, 'No resource exists at this path.');
   }
+}
+
+/** The next page's link, relative to the service (RFC 8288 resolves it against the request). */
+function nextPageLink(page: ListPage, cursor: string): string {
+  const parameters = new URLSearchParams();
+  if (page.range.start !== undefined) parameters.set('startDate', page.range.start);
+  if (page.range.end !== undefined) parameters.set('endDate', page.range.end);
+  parameters.set('limit', String(page.limit));
+  parameters.set('cursor', cursor);
+  return `/special-events?${parameters.toString()}`;
 }
 
 function methodNotAllowed(request: Request, allow: string): ProblemException {

@@ -1,9 +1,64 @@
 import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { ProblemException } from '../common/problem/problem.js';
+import { ifMatchSatisfied } from '../common/http/entity-tags.js';
+import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
+import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_PAGE } from './dto/list-special-events.query.js';
+import type { SpecialEventResponse } from './dto/special-event.response.js';
+import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
+import { indexedDates, sortDateOf } from './event-dates.js';
+import { decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventsStore } from './special-events.store.js';
+
+/** The fields a PATCH may change. */
+const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price'] as const;
+
+/**
+ * Attempts of an update without If-Match whose event changed between its read and its
+ * conditional write; each attempt re-reads and re-applies the patch, so no concurrent change is
+ * lost. Only a storm of concurrent writes to one event exhausts them (503, retry).
+ */
+const UPDATE_ATTEMPTS = 10;
+
+/** One page of a list, and the cursor of the next page when there is one. */
+export interface ListPage {
+  readonly events: SpecialEvent[];
+  readonly range: ListRange;
+  readonly limit: number;
+  readonly nextCursor?: string;
+}
+
+/** The fields a client sees, in the order it sees them (the stored version travels as the ETag). */
+export function toResponse(event: SpecialEvent): SpecialEventResponse {
+  return {
+    eventId: event.eventId,
+    name: event.name,
+    location: event.location,
+    eventDescription: event.eventDescription,
+    dates: event.dates,
+    price: event.price,
+  };
+}
+
+/** The strong ETag of a stored event's representation. */
+export function etagOf(event: SpecialEvent): string {
+  return `"${event.version.toString(36)}"`;
+}
+
+/**
+ * The first version of a new event: random, so that an event deleted and created again under the
+ * same eventId never repeats a tag a client may still hold (2^47 values; updates add one).
+ */
+function firstVersion(): number {
+  return randomInt(1, 2 ** 47);
+}
+
+/** An event with its derived columns (list order key) computed from its fields. */
+export function withDerivedColumns(fields: Omit<SpecialEvent, 'version' | 'sortDate'>, version: number): SpecialEvent {
+  return { ...fields, version, sortDate: sortDateOf(indexedDates(fields.dates)) };
+}
 
 @Injectable()
 export class SpecialEventsService {
@@ -14,14 +69,17 @@ export class SpecialEventsService {
    * primary key, so of concurrent creates with one id exactly one succeeds.
    */
   async create(dto: CreateSpecialEventDto): Promise<SpecialEvent> {
-    const event: SpecialEvent = {
-      eventId: dto.eventId ?? uuidv7(),
-      name: dto.name,
-      location: dto.location,
-      eventDescription: dto.eventDescription,
-      dates: dto.dates,
-      price: dto.price,
-    };
+    const event = withDerivedColumns(
+      {
+        eventId: dto.eventId ?? uuidv7(),
+        name: dto.name,
+        location: dto.location,
+        eventDescription: dto.eventDescription,
+        dates: dto.dates,
+        price: dto.price,
+      },
+      firstVersion(),
+    );
     if (!(await this.store.insert(event))) {
       throw new ProblemException(409, `A special event with eventId ${event.eventId} already exists.`);
     }
@@ -29,7 +87,105 @@ export class SpecialEventsService {
   }
 
   async delete(eventId: string): Promise<void> {
-    if (!(await this.store.delete(eventId)))
-      throw new ProblemException(404, `No special event with eventId ${eventId}.`);
+    if (!(await this.store.delete(eventId))) throw notFound(eventId);
   }
+
+  async get(eventId: string): Promise<SpecialEvent> {
+    const event = await this.store.find(eventId);
+    if (!event) throw notFound(eventId);
+    return event;
+  }
+
+  /**
+   * One page of the events matching the range, in list order. Pages are found by keyset (the
+   * cursor) or by offset (`page`, bounded by MAX_PAGE); either way the next page's cursor is
+   * given, so a client can switch to the links at any point.
+   */
+  async list(query: ListSpecialEventsQuery): Promise<ListPage> {
+    const range: ListRange = { start: query.startDate, end: query.endDate };
+    const limit = query.limit ?? LIST_LIMIT.default;
+    const errors = [];
+    if (range.start !== undefined && range.end !== undefined && range.start > range.end) {
+      errors.push({ field: 'endDate', message: `endDate must not be before startDate (${range.start})` });
+    }
+    if (query.page !== undefined && query.cursor !== undefined) {
+      errors.push({
+        field: 'page',
+        message: 'page cannot be combined with cursor: the cursor already says where to go on',
+      });
+    } else if (query.page !== undefined && query.page > MAX_PAGE) {
+      errors.push({
+        field: 'page',
+        message: `page must be at most ${MAX_PAGE}; to read further, follow the Link rel="next" headers (the cursor parameter)`,
+      });
+    }
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, range);
+    if (after === null) {
+      errors.push({
+        field: 'cursor',
+        message:
+          'cursor is not one this service issued for this startDate and endDate: follow the Link header as given',
+      });
+    }
+    if (errors.length > 0) throw validationProblem(errors);
+    const offset = query.page === undefined ? 0 : (query.page - 1) * limit;
+    const rows = await this.store.list({ ...range, after: after ?? undefined, offset, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      events: page.map(({ event }) => event),
+      range,
+      limit,
+      nextCursor: rows.length > limit && last ? encodeCursor(last.position, range) : undefined,
+    };
+  }
+
+  /**
+   * Applies the patch to the stored event and returns the event as stored. The write is a
+   * conditional UPDATE on the version read, so the database decides between concurrent updates:
+   * with If-Match, one whose tag went stale meanwhile gets 412; without, the patch is applied
+   * again to the fresh state.
+   */
+  async update(eventId: string, patch: UpdateSpecialEventDto, ifMatch?: string): Promise<SpecialEvent> {
+    if (patch.eventId !== undefined && patch.eventId !== null && patch.eventId !== eventId) {
+      throw validationProblem([
+        { field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` },
+      ]);
+    }
+    const changes: Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> = {};
+    for (const field of UPDATABLE) if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
+    if (Object.keys(changes).length === 0) {
+      throw validationProblem([
+        { field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` },
+      ]);
+    }
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const current = await this.get(eventId);
+      if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) {
+        throw new ProblemException(
+          412,
+          `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
+        );
+      }
+      const next = withDerivedColumns(
+        {
+          eventId,
+          name: changes.name ?? current.name,
+          location: changes.location ?? current.location,
+          eventDescription: changes.eventDescription ?? current.eventDescription,
+          dates: changes.dates ?? current.dates,
+          price: changes.price ?? current.price,
+        },
+        current.version + 1,
+      );
+      if (await this.store.update(next, current.version)) return next;
+    }
+    throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
+function notFound(eventId: string): ProblemException {
+  return new ProblemException(404, `No special event with eventId ${eventId}.`);
 }

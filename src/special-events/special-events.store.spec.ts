@@ -1,6 +1,6 @@
 import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import type { SpecialEvent } from './special-event.entity.js';
+import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { MYSQL_BATCH, MysqlSpecialEventsStore } from './special-events.store.js';
 
 const event = (eventId: string): SpecialEvent => ({
@@ -10,6 +10,8 @@ const event = (eventId: string): SpecialEvent => ({
   eventDescription: 'Description',
   dates: [],
   price: 1,
+  version: 1,
+  sortDate: '~',
 });
 
 function duplicate(): QueryFailedError {
@@ -44,8 +46,12 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
         return Promise.resolve();
       },
       manager: {
-        delete: (_entity: unknown, where: { eventId: { value: string[] } }) => {
+        delete: (entity: unknown, where: { eventId: { value: string[] } }) => {
           const ids = where.eventId.value;
+          if (entity === SpecialEventDate) {
+            log.push(`delete dates in ${ids.join(',')}`);
+            return Promise.resolve({ affected: 0 });
+          }
           log.push(`delete in ${ids.join(',')}`);
           staged = ids.filter((id) => stored.has(id));
           return Promise.resolve({ affected: staged.length });
@@ -81,11 +87,21 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
       for (const id of ids) stored.add(id);
       return Promise.resolve({});
     },
-    delete: ({ eventId }: { eventId: string }) => {
-      log.push(`delete ${eventId}`);
-      return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
+    manager: {
+      connection: { createQueryRunner: queryRunner },
+      // A lone delete: the event, then its dates, in one transaction.
+      transaction: (level: string, work: (manager: unknown) => Promise<unknown>) =>
+        work({
+          delete: (entity: unknown, { eventId }: { eventId: string }) => {
+            if (entity === SpecialEventDate) {
+              log.push(`delete dates ${eventId}`);
+              return Promise.resolve({ affected: 0 });
+            }
+            log.push(`delete ${eventId} (${level})`);
+            return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
+          },
+        }),
     },
-    manager: { connection: { createQueryRunner: queryRunner } },
   };
   return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored, log };
 }
@@ -144,7 +160,7 @@ describe('MysqlSpecialEventsStore', () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
     const store = new MysqlSpecialEventsStore(repository);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
-    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'commit', 'release']);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'delete dates in a,b,c', 'commit', 'release']);
     expect([...stored]).toEqual(['kept']);
   });
 
@@ -161,9 +177,11 @@ describe('MysqlSpecialEventsStore', () => {
       'delete in a,missing,b',
       'rollback',
       'release',
-      'delete a',
-      'delete missing',
-      'delete b',
+      'delete a (READ COMMITTED)',
+      'delete missing (READ COMMITTED)',
+      'delete b (READ COMMITTED)',
+      'delete dates a',
+      'delete dates b',
     ]);
     expect([...stored]).toEqual([]);
   });
@@ -173,7 +191,10 @@ describe('MysqlSpecialEventsStore', () => {
     const store = new MysqlSpecialEventsStore(repository);
     const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
     expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
-    expect(log).toEqual(['delete a', 'delete a']);
+    expect(log.filter((line) => !line.startsWith('delete dates'))).toEqual([
+      'delete a (READ COMMITTED)',
+      'delete a (READ COMMITTED)',
+    ]);
   });
 
   it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
@@ -185,6 +206,6 @@ describe('MysqlSpecialEventsStore', () => {
       { status: 'rejected', reason: lost },
       { status: 'rejected', reason: lost },
     ]);
-    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'commit', 'release']);
+    expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b', 'delete dates in a,b', 'commit', 'release']);
   });
 });

@@ -1,14 +1,43 @@
 import type Database from 'better-sqlite3';
-import { type DataSource, In, type Repository } from 'typeorm';
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2';
+import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
-import { SpecialEvent } from './special-event.entity.js';
+import { indexedDates, NO_DATE } from './event-dates.js';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 
 /**
- * Where special events are kept. Both methods resolve only once the change is durable, and leave
- * the decision about duplicates and missing events to the database (its primary key), never to a
- * check-then-act in code.
+ * What a list asks for: the events with an ISO date in [start, end] (either bound optional; with
+ * neither, every event), in list order, from `after` on (keyset) or skipping `offset` events.
+ */
+export interface ListQuery {
+  readonly start?: string;
+  readonly end?: string;
+  readonly after?: ListPosition;
+  readonly offset?: number;
+  readonly limit: number;
+}
+
+/**
+ * An event's place in a list: its order key (the earliest of its ISO dates in the range asked
+ * for; without a range its earliest ISO date, or NO_DATE) and its eventId.
+ */
+export interface ListPosition {
+  readonly key: string;
+  readonly eventId: string;
+}
+
+export interface ListedEvent {
+  readonly event: SpecialEvent;
+  readonly position: ListPosition;
+}
+
+/**
+ * Where special events are kept. Writes resolve only once the change is durable, keep the date
+ * index (special_event_dates) in the same transaction as the event, and leave the decision about
+ * duplicates, missing events and stale versions to the database (its primary key, a conditional
+ * UPDATE), never to a check-then-act in code.
  */
 export abstract class SpecialEventsStore {
   /** Stores the event: true, or false when an event with its `eventId` exists already. */
@@ -16,6 +45,118 @@ export abstract class SpecialEventsStore {
 
   /** Deletes the event: true, or false when there was none. */
   abstract delete(eventId: string): Promise<boolean>;
+
+  /** The stored event, or null. */
+  abstract find(eventId: string): Promise<SpecialEvent | null>;
+
+  /** At most `query.limit` events, in list order. */
+  abstract list(query: ListQuery): Promise<ListedEvent[]>;
+
+  /**
+   * Replaces the stored event by `event` if its version is still `expectedVersion`: true, or false
+   * when it is not (updated meanwhile, or deleted). `event.version` is the new version.
+   */
+  abstract update(event: SpecialEvent, expectedVersion: number): Promise<boolean>;
+}
+
+/** The columns every read selects, in the order rowToEvent reads them. */
+const EVENT_COLUMNS = 'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date';
+
+interface EventRow {
+  readonly event_id: string;
+  readonly name: string;
+  readonly location: string;
+  readonly event_description: string;
+  /** JSON text (SQLite, MariaDB) or already parsed (MySQL 8). */
+  readonly dates: string | string[];
+  readonly price: number;
+  readonly version: number | string;
+  readonly sort_date: string;
+  readonly list_key?: string;
+}
+
+function rowToEvent(row: EventRow): SpecialEvent {
+  return {
+    eventId: row.event_id,
+    name: row.name,
+    location: row.location,
+    eventDescription: row.event_description,
+    dates: typeof row.dates === 'string' ? (JSON.parse(row.dates) as string[]) : row.dates,
+    price: row.price,
+    version: Number(row.version),
+    sortDate: row.sort_date,
+  };
+}
+
+function rowToListed(row: EventRow): ListedEvent {
+  return { event: rowToEvent(row), position: { key: row.list_key ?? row.sort_date, eventId: row.event_id } };
+}
+
+/** Bounds of the date index: every ISO date lies between them. */
+const FIRST_DATE = '0000-01-01';
+const LAST_DATE = '9999-12-31';
+
+/**
+ * The SQL of a list and its parameters, the same on both databases (unquoted names, `?`
+ * placeholders, LIMIT and OFFSET too, so that one prepared statement serves every page).
+ *
+ * - Without a range: the events in (sort_date, event_id) order, an index of special_events.
+ * - With a range: the date index in (event_date, event_id) order, from the range's start (or the
+ *   cursor's position) on, keeping a row only when it is its event's first date in the range
+ *   (NOT EXISTS on the (event_id, event_date) index), so each event comes once, at its first date
+ *   in the range. Both walks stop after LIMIT rows: a page costs the same at any depth.
+ */
+export function listSql(query: ListQuery): { sql: string; parameters: (string | number)[] } {
+  const { after } = query;
+  const page = 'LIMIT ? OFFSET ?';
+  const paging = [query.limit, query.offset ?? 0];
+  if (query.start === undefined && query.end === undefined) {
+    const where = after ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : '';
+    return {
+      sql: `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ${where}ORDER BY e.sort_date, e.event_id ${page}`,
+      parameters: [...(after ? [after.key, after.key, after.eventId] : []), ...paging],
+    };
+  }
+  const start = query.start ?? FIRST_DATE;
+  const end = query.end ?? LAST_DATE;
+  const from = after && after.key > start ? after.key : start;
+  const cursor = after ? ' AND (d.event_date > ? OR d.event_id > ?)' : '';
+  return {
+    sql:
+      `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
+      `JOIN special_events e ON e.event_id = d.event_id ` +
+      `WHERE d.event_date >= ? AND d.event_date <= ?${cursor} ` +
+      `AND NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date) ` +
+      `ORDER BY d.event_date, d.event_id ${page}`,
+    parameters: [from, end, ...(after ? [after.key, after.eventId] : []), start, ...paging],
+  };
+}
+
+const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id = ?`;
+const UPDATE_SQL =
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, version = ?, sort_date = ? ' +
+  'WHERE event_id = ? AND version = ?';
+
+function updateParameters(event: SpecialEvent, expectedVersion: number): unknown[] {
+  return [
+    event.name,
+    event.location,
+    event.eventDescription,
+    JSON.stringify(event.dates),
+    event.price,
+    event.version,
+    event.sortDate,
+    event.eventId,
+    expectedVersion,
+  ];
+}
+
+function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
+  return events.flatMap((event) =>
+    event.sortDate === NO_DATE
+      ? []
+      : indexedDates(event.dates).map((eventDate) => ({ eventDate, eventId: event.eventId })),
+  );
 }
 
 /**
@@ -27,13 +168,16 @@ export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsS
     case 'better-sqlite3':
       return new SqliteSpecialEventsStore(dataSource);
     case 'mysql':
-      return new MysqlSpecialEventsStore(dataSource.getRepository(SpecialEvent));
+      return new MysqlSpecialEventsStore(dataSource.getRepository(SpecialEvent), mysqlBinaryReader(dataSource));
     default:
       return new RepositorySpecialEventsStore(dataSource.getRepository(SpecialEvent));
   }
 }
 
-/** Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). */
+/**
+ * Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). A write that
+ * touches the date index too runs in one transaction; one without is a single statement.
+ */
 export class RepositorySpecialEventsStore extends SpecialEventsStore {
   constructor(protected readonly events: Repository<SpecialEvent>) {
     super();
@@ -41,7 +185,7 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
 
   async insert(event: SpecialEvent): Promise<boolean> {
     try {
-      await this.events.insert(event);
+      await this.insertAll([event]);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -50,7 +194,55 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   }
 
   async delete(eventId: string): Promise<boolean> {
-    return Boolean((await this.events.delete({ eventId })).affected);
+    return this.transaction(async (manager) => {
+      if (!(await manager.delete(SpecialEvent, { eventId })).affected) return false;
+      await manager.delete(SpecialEventDate, { eventId });
+      return true;
+    });
+  }
+
+  async find(eventId: string): Promise<SpecialEvent | null> {
+    const rows = await this.read(FIND_SQL, [eventId]);
+    return rows.length === 0 ? null : rowToEvent(rows[0]);
+  }
+
+  async list(query: ListQuery): Promise<ListedEvent[]> {
+    const { sql, parameters } = listSql(query);
+    return (await this.read(sql, parameters)).map(rowToListed);
+  }
+
+  async update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
+    return this.transaction(async (manager) => {
+      // A structured result, for the number of rows the UPDATE matched.
+      const result = await manager.queryRunner?.query(UPDATE_SQL, updateParameters(event, expectedVersion), true);
+      if (!(result as { affected?: number } | undefined)?.affected) return false;
+      await manager.delete(SpecialEventDate, { eventId: event.eventId });
+      const dates = dateRows([event]);
+      if (dates.length > 0) await manager.insert(SpecialEventDate, dates);
+      return true;
+    });
+  }
+
+  /** Inserts the events, as one statement when none has an ISO date, else with their dates in one transaction. */
+  protected async insertAll(events: readonly SpecialEvent[]): Promise<void> {
+    const dates = dateRows(events);
+    if (dates.length === 0) {
+      await this.events.insert([...events]);
+      return;
+    }
+    await this.transaction(async (manager) => {
+      await manager.insert(SpecialEvent, [...events]);
+      await manager.insert(SpecialEventDate, dates);
+    });
+  }
+
+  protected read(sql: string, parameters: readonly unknown[]): Promise<EventRow[]> {
+    return this.events.manager.query(sql, [...parameters]);
+  }
+
+  /** `work` in a READ COMMITTED transaction (no gap locks on MySQL), committed when it returns. */
+  protected transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.events.manager.transaction('READ COMMITTED', work);
   }
 }
 
@@ -97,17 +289,30 @@ class TurnBatcher<T> {
  * commit (one redo-log flush) instead of one each; InnoDB's own group commit only merges commits
  * that happen to overlap. Each request still gets its own answer, decided by the database:
  *
- * - Creates: one multi-row INSERT. The statement is atomic: if it fails (an `eventId` already
- *   stored or twice in the batch, or anything else) it stored nothing, and every event of the
- *   batch is then inserted on its own, so duplicates get their 409 from the primary key.
+ * - Creates: one multi-row INSERT (and, for events with ISO dates, one of their dates in the same
+ *   transaction). The batch is atomic: if it fails (an `eventId` already stored or twice in the
+ *   batch, or anything else) it stored nothing, and every event of the batch is then inserted on
+ *   its own, so duplicates get their 409 from the primary key.
  * - Deletes: one `DELETE … WHERE event_id IN (…)` in a transaction, committed only when it
- *   removed every id (the usual case). Otherwise (an id that does not exist, the same id twice, an
+ *   removed every id (the usual case), their dates deleted in the same transaction. Otherwise (an id that does not exist, the same id twice, an
  *   error before COMMIT) it is rolled back and each delete runs on its own, for its own 204 or
  *   404. A COMMIT that fails may or may not have happened: those requests get the error (503).
  */
 export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
   private readonly inserts = new TurnBatcher<SpecialEvent>((batch) => this.insertBatch(batch));
   private readonly deletes = new TurnBatcher<string>((batch) => this.deleteBatch(batch));
+
+  constructor(
+    events: Repository<SpecialEvent>,
+    private readonly binaryRead?: BinaryReader,
+  ) {
+    super(events);
+  }
+
+  /** Reads through the binary protocol when there is a pool to read from (see mysqlBinaryReader). */
+  protected override read(sql: string, parameters: readonly unknown[]): Promise<EventRow[]> {
+    return this.binaryRead ? (this.binaryRead(sql, parameters) as Promise<EventRow[]>) : super.read(sql, parameters);
+  }
 
   override insert(event: SpecialEvent): Promise<boolean> {
     return this.inserts.add(event);
@@ -120,7 +325,7 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
   private async insertBatch(batch: readonly Pending<SpecialEvent>[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        await this.events.insert(batch.map(({ item }) => item));
+        await this.insertAll(batch.map(({ item }) => item));
         for (const { resolve } of batch) resolve(true);
         return;
       } catch {
@@ -165,6 +370,7 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
           await runner.rollbackTransaction();
           return false;
         }
+        await runner.manager.delete(SpecialEventDate, { eventId: In([...ids]) });
       } catch {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         return false;
@@ -181,12 +387,48 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
   }
 }
 
+type BinaryReader = (sql: string, parameters: readonly unknown[]) => Promise<RowDataPacket[]>;
+
+/**
+ * Reads as prepared statements (mysql2 `execute`: MySQL's binary protocol). The text protocol,
+ * which TypeORM's queries use, sends a DOUBLE as decimal text, and MariaDB writes it with 15
+ * significant digits: 92007.34631975321 would read back as 92007.3463197532. The binary protocol
+ * sends the 8 bytes themselves. Statements are prepared once per connection and kept (mysql2's
+ * per-connection cache). A connection whose query timed out is destroyed, never returned to the
+ * pool: its query may still be running there.
+ */
+export function mysqlBinaryReader(dataSource: DataSource): BinaryReader | undefined {
+  const timeout = (dataSource.options as { maxQueryExecutionTime?: number }).maxQueryExecutionTime;
+  return (sql, parameters) => {
+    const pool = (dataSource.driver as unknown as { pool?: Pool }).pool;
+    if (!pool) return Promise.reject(new Error('The connection is not established'));
+    dataSource.logger.logQuery(sql, [...parameters]);
+    return new Promise((resolve, reject) => {
+      pool.getConnection((acquireError: NodeJS.ErrnoException | null, connection: PoolConnection) => {
+        if (acquireError) return reject(acquireError);
+        connection.execute<RowDataPacket[]>({ sql, timeout }, [...parameters] as never, (error, rows) => {
+          if (error) {
+            if (error.fatal || error.code === 'PROTOCOL_SEQUENCE_TIMEOUT') connection.destroy();
+            else connection.release();
+            return reject(error);
+          }
+          connection.release();
+          resolve(rows);
+        });
+      });
+    });
+  };
+}
+
 /**
  * SQLite: statements prepared once from the entity's metadata (TypeORM would build the SQL and
  * go through its query runner on every call), run through the connection's group commit, so
  * that requests arriving together share one transaction and one fsync. A duplicate `eventId` is
- * `ON CONFLICT DO NOTHING` (no row changed) rather than an exception. Each statement is logged
- * through TypeORM's logger as its own queries are, in the request's context (its request id).
+ * `ON CONFLICT DO NOTHING` (no row changed) rather than an exception. A write of more than one
+ * statement (an event and its dates) is one unit of the group commit, undone as a whole if any
+ * of it fails. Reads are prepared statements too, and never wait for a writer (WAL). Each
+ * statement is logged through TypeORM's logger as its own queries are, in the request's context
+ * (its request id).
  */
 export class SqliteSpecialEventsStore extends SpecialEventsStore {
   private readonly columns: readonly ColumnMetadata[];
@@ -202,15 +444,66 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     const values = this.columns.map(
       (column) => driver.preparePersistentValue(column.getEntityValue(event), column) as unknown,
     );
-    const { groupCommit, insert } = this.connection();
+    const { groupCommit, insert, insertDates } = this.connection();
     this.dataSource.logger.logQuery(insert.source);
-    return groupCommit.writeStatement(() => insert.run(values).changes === 1);
+    if (event.sortDate === NO_DATE) return groupCommit.writeStatement(() => insert.run(values).changes === 1);
+    const dates = JSON.stringify(indexedDates(event.dates));
+    this.dataSource.logger.logQuery(insertDates.source);
+    return groupCommit.write(() => {
+      if (insert.run(values).changes !== 1) return false;
+      insertDates.run(event.eventId, dates);
+      return true;
+    });
   }
 
   delete(eventId: string): Promise<boolean> {
-    const { groupCommit, delete: remove } = this.connection();
+    const { groupCommit, delete: remove, deleteDates } = this.connection();
     this.dataSource.logger.logQuery(remove.source);
-    return groupCommit.writeStatement(() => remove.run(eventId).changes === 1);
+    this.dataSource.logger.logQuery(deleteDates.source);
+    return groupCommit.write(() => {
+      if (remove.run(eventId).changes !== 1) return false;
+      deleteDates.run(eventId);
+      return true;
+    });
+  }
+
+  update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
+    const { groupCommit, update, deleteDates, insertDates } = this.connection();
+    const parameters = updateParameters(event, expectedVersion);
+    const dates = JSON.stringify(indexedDates(event.dates));
+    this.dataSource.logger.logQuery(update.source);
+    return groupCommit.write(() => {
+      if (update.run(parameters).changes !== 1) return false;
+      deleteDates.run(event.eventId);
+      insertDates.run(event.eventId, dates);
+      return true;
+    });
+  }
+
+  find(eventId: string): Promise<SpecialEvent | null> {
+    return new Promise((resolve) => {
+      const row = this.reader(FIND_SQL).get(eventId) as EventRow | undefined;
+      resolve(row ? rowToEvent(row) : null);
+    });
+  }
+
+  list(query: ListQuery): Promise<ListedEvent[]> {
+    return new Promise((resolve) => {
+      const { sql, parameters } = listSql(query);
+      resolve((this.reader(sql).all(parameters) as EventRow[]).map(rowToListed));
+    });
+  }
+
+  /** A read statement of the current connection, prepared on its first use (a handful of shapes). */
+  private reader(sql: string): Database.Statement {
+    const { readers, db } = this.connection();
+    let statement = readers.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      readers.set(sql, statement);
+    }
+    this.dataSource.logger.logQuery(sql);
+    return statement;
   }
 
   /**
@@ -234,6 +527,12 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
           `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
         ),
         delete: db.prepare(`DELETE FROM ${table} WHERE ${primaryKey} = ?`),
+        update: db.prepare(UPDATE_SQL),
+        insertDates: db.prepare(
+          'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?)',
+        ),
+        deleteDates: db.prepare('DELETE FROM special_event_dates WHERE event_id = ?'),
+        readers: new Map(),
       };
     }
     return this.current;
@@ -245,4 +544,9 @@ interface SqliteConnection {
   readonly groupCommit: SqliteGroupCommit;
   readonly insert: Database.Statement;
   readonly delete: Database.Statement;
+  readonly update: Database.Statement;
+  /** Parameters: the eventId, then the JSON array of its distinct ISO dates. */
+  readonly insertDates: Database.Statement;
+  readonly deleteDates: Database.Statement;
+  readonly readers: Map<string, Database.Statement>;
 }

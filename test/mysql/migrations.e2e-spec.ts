@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
 import { createTestDatabase, MYSQL_TEST_URL, type TestDatabase } from '../helpers/test-database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -18,7 +21,7 @@ describe('npm run migration:* against MySQL', () => {
     try {
       const [rows] = await connection.query<RowDataPacket[]>(
         `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME
-           FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('special_events', 'users')
+           FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('special_events', 'special_event_dates', 'users')
           ORDER BY TABLE_NAME, ORDINAL_POSITION`,
         [database.name],
       );
@@ -39,16 +42,40 @@ describe('npm run migration:* against MySQL', () => {
   it('creates utf8mb4 tables whose columns hold every value validation accepts, even in a latin1 database', async () => {
     expect(npm('migration:run')).toContain('InitialSchema1763800000000');
     const byColumn = Object.fromEntries((await columns()).map((row) => [`${row.TABLE_NAME}.${row.COLUMN_NAME}`, row]));
-    expect(byColumn['special_events.name']).toMatchObject({ COLUMN_TYPE: 'varchar(200)', CHARACTER_SET_NAME: 'utf8mb4' });
-    expect(byColumn['special_events.location']).toMatchObject({ COLUMN_TYPE: 'varchar(200)', CHARACTER_SET_NAME: 'utf8mb4' });
-    expect(byColumn['special_events.event_description']).toMatchObject({ COLUMN_TYPE: 'varchar(5000)', CHARACTER_SET_NAME: 'utf8mb4' });
+    expect(byColumn['special_events.name']).toMatchObject({
+      COLUMN_TYPE: 'varchar(200)',
+      CHARACTER_SET_NAME: 'utf8mb4',
+    });
+    expect(byColumn['special_events.location']).toMatchObject({
+      COLUMN_TYPE: 'varchar(200)',
+      CHARACTER_SET_NAME: 'utf8mb4',
+    });
+    expect(byColumn['special_events.event_description']).toMatchObject({
+      COLUMN_TYPE: 'varchar(5000)',
+      CHARACTER_SET_NAME: 'utf8mb4',
+    });
     expect(byColumn['special_events.price'].COLUMN_TYPE).toBe('double');
     // MySQL 8: json; MariaDB: JSON is an alias of longtext (utf8mb4, with a json_valid check).
     expect(['json', 'longtext']).toContain(byColumn['special_events.dates'].COLUMN_TYPE);
     expect(byColumn['special_events.event_id'].COLUMN_TYPE).toBe('varchar(36)');
-    expect(byColumn['users.username']).toMatchObject({ COLUMN_TYPE: 'varchar(64)', CHARACTER_SET_NAME: 'utf8mb4', COLLATION_NAME: 'utf8mb4_bin' });
+    // MySQL 8 shows no display width, MariaDB does.
+    expect(['bigint', 'bigint(20)']).toContain(byColumn['special_events.version'].COLUMN_TYPE);
+    // Dates compare byte by byte on both databases, so that `~` (no ISO date) sorts after every date.
+    for (const column of [
+      'special_events.sort_date',
+      'special_event_dates.event_date',
+      'special_event_dates.event_id',
+    ]) {
+      expect(byColumn[column]).toMatchObject({ CHARACTER_SET_NAME: 'ascii', COLLATION_NAME: 'ascii_bin' });
+    }
+    expect(byColumn['users.username']).toMatchObject({
+      COLUMN_TYPE: 'varchar(64)',
+      CHARACTER_SET_NAME: 'utf8mb4',
+      COLLATION_NAME: 'utf8mb4_bin',
+    });
     expect(byColumn['users.role']).toMatchObject({ COLUMN_TYPE: 'varchar(16)', CHARACTER_SET_NAME: 'ascii' });
     expect(npm('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
+    expect(npm('migration:show')).toMatch(/\[X\] \d+ EventDatesAndVersion1764000000000/);
   }, 180_000);
 
   it('gives existing users the editor role, so no one loses access on upgrade', async () => {
@@ -59,7 +86,7 @@ describe('npm run migration:* against MySQL', () => {
     const connection = await createConnection({ uri: `${MYSQL_TEST_URL}/${database.name}` });
     try {
       await connection.query('INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, 1, 1)', ['veteran', 'x']);
-      expect(npm('migration:run')).toContain('UserRoles1763900000000');
+      expect(npm('migration:run')).toContain('UserRoles1764100000000');
       const [rows] = await connection.query<RowDataPacket[]>('SELECT username, role FROM users');
       expect(rows.map((row) => ({ ...row }))).toEqual([{ username: 'veteran', role: 'editor' }]);
       await connection.query('DELETE FROM users');
@@ -68,11 +95,105 @@ describe('npm run migration:* against MySQL', () => {
     }
   }, 180_000);
 
+  it('gives every table InnoDB and a primary key (Galera replicates only those)', async () => {
+    const connection = await createConnection({ uri: MYSQL_TEST_URL });
+    try {
+      const [rows] = await connection.query<RowDataPacket[]>(
+        `SELECT t.TABLE_NAME, t.ENGINE, (SELECT COUNT(*) FROM information_schema.TABLE_CONSTRAINTS c
+            WHERE c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME AND c.CONSTRAINT_TYPE = 'PRIMARY KEY') AS pk
+           FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = ? ORDER BY t.TABLE_NAME`,
+        [database.name],
+      );
+      const tables = rows
+        .map((row) => ({ TABLE_NAME: row.TABLE_NAME as unknown, ENGINE: row.ENGINE as unknown, pk: Number(row.pk) }))
+        .sort((a, b) => (String(a.TABLE_NAME) < String(b.TABLE_NAME) ? -1 : 1));
+      expect(tables).toEqual(
+        ['idempotency_keys', 'migrations', 'special_event_dates', 'special_events', 'users'].map((TABLE_NAME) => ({
+          TABLE_NAME,
+          ENGINE: 'InnoDB',
+          pk: 1,
+        })),
+      );
+    } finally {
+      await connection.end();
+    }
+  });
+
   it('reverts and re-applies cleanly', async () => {
-    for (let migration = 0; migration < 3; migration++) npm('migration:revert');
+    npm('migration:revert');
+    npm('migration:revert');
+    expect((await columns()).length).toBe(14);
+    npm('migration:revert');
+    expect((await columns()).length).toBe(10);
+    npm('migration:revert');
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
-    expect((await columns()).length).toBe(11);
+    expect((await columns()).length).toBe(15);
   }, 180_000);
 });
+
+describe('upgrading in place a MySQL database that holds events from before the date index', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    // TypeORM logs every query and migration through Nest's logger.
+    for (const level of ['log', 'debug', 'verbose'] as const) {
+      vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    }
+    database = await createTestDatabase('mysql');
+  });
+  afterAll(async () => {
+    await database?.drop();
+    vi.restoreAllMocks();
+  });
+
+  it('backfills every event: its distinct ISO dates, its earliest one (or ~), version 1', async () => {
+    const config = { type: 'mysql' as const, ...mysqlTarget(database.url) };
+    const options = buildDataSourceOptions(config);
+    const old = new DataSource({ ...options, migrations: [MIGRATIONS.mysql[0]], migrationsRun: true });
+    await old.initialize();
+    const insert = 'INSERT INTO special_events VALUES (?, ?, ?, ?, ?, ?)';
+    await old.query(insert, [
+      'b0000000-0000-4000-8000-000000000000',
+      'B',
+      'L',
+      'D',
+      '["2026-12-03","free","2026-12-01T10:00Z","2026-12-03"]',
+      1,
+    ]);
+    await old.query(insert, ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["every Sunday"]', 2]);
+    await old.destroy();
+    const upgraded = new DataSource({ ...options, migrationsRun: true });
+    await upgraded.initialize();
+    try {
+      const events = (await upgraded.query(
+        'SELECT event_id, sort_date, version FROM special_events ORDER BY event_id',
+      )) as Json[];
+      expect(events.map((row) => ({ ...row, version: Number(row.version) }))).toEqual([
+        { event_id: 'a0000000-0000-4000-8000-000000000000', sort_date: '~', version: 1 },
+        { event_id: 'b0000000-0000-4000-8000-000000000000', sort_date: '2026-12-01', version: 1 },
+      ]);
+      await expect(
+        upgraded.query('SELECT event_date, event_id FROM special_event_dates ORDER BY event_date'),
+      ).resolves.toEqual([
+        { event_date: '2026-12-01', event_id: 'b0000000-0000-4000-8000-000000000000' },
+        { event_date: '2026-12-03', event_id: 'b0000000-0000-4000-8000-000000000000' },
+      ]);
+    } finally {
+      await upgraded.destroy();
+    }
+  }, 90_000);
+});
+
+type Json = Record<string, unknown>;
+
+function mysqlTarget(url: string) {
+  const parsed = new URL(url);
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 3306),
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    database: parsed.pathname.slice(1),
+  };
+}

@@ -1,4 +1,4 @@
-import { isJsonMediaType } from './json-body.js';
+import { isJsonMediaType, MERGE_PATCH_MEDIA_TYPE } from './json-body.js';
 
 describe('isJsonMediaType', () => {
   it.each([
@@ -32,5 +32,12 @@ describe('isJsonMediaType', () => {
 
   it('rejects a missing Content-Type', () => {
     expect(isJsonMediaType(undefined)).toBe(false);
+  });
+
+  it('checks for another JSON media type when asked (merge patches)', () => {
+    expect(isJsonMediaType('application/merge-patch+json; charset=utf-8', MERGE_PATCH_MEDIA_TYPE)).toBe(true);
+    expect(isJsonMediaType('application/merge-patch+json', 'application/json')).toBe(false);
+    expect(isJsonMediaType('application/json', MERGE_PATCH_MEDIA_TYPE)).toBe(false);
+    expect(isJsonMediaType('application/merge-patch+json; charset=latin1', MERGE_PATCH_MEDIA_TYPE)).toBe(false);
   });
 });

@@ -16,7 +16,8 @@ export const MAX_JSON_DEPTH = 32;
  * credentials never learns whether a body would have been accepted (413, 415 and malformed-JSON
  * 400 all come after the 401). Handler-scoped, so other routes (deletes, health) never touch it.
  */
-export const JsonBody = (): MethodDecorator => UseGuards(JsonBodyReader);
+export const JsonBody = (options: { readonly mergePatch?: boolean } = {}): MethodDecorator =>
+  UseGuards(options.mergePatch ? MergePatchBodyReader : JsonBodyReader);
 
 /** Body-parser error types and the answer each gets; anything else is a server fault. */
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
@@ -57,11 +58,17 @@ export class JsonBodyReader implements CanActivate {
     return true;
   }
 
+  /** Whether the body's media type is one this route reads; anything else is a 415. */
+  protected accepts(contentType: string | undefined): boolean {
+    return isJsonMediaType(contentType);
+  }
+
+  protected readonly unsupportedMediaType: string =
+    'The request body must be JSON, sent with Content-Type: application/json.';
+
   private readBody(request: Request, response: Response): Promise<void> {
-    if (!isJsonMediaType(request.headers['content-type'])) {
-      return Promise.reject(
-        new ProblemException(415, 'The request body must be JSON, sent with Content-Type: application/json.'),
-      );
+    if (!this.accepts(request.headers['content-type'])) {
+      return Promise.reject(new ProblemException(415, this.unsupportedMediaType));
     }
     return new Promise((resolve, reject) => {
       this.parse(request, response, (error?: unknown) => {
@@ -76,11 +83,28 @@ export class JsonBodyReader implements CanActivate {
   }
 }
 
-/** `application/json`, any letter case, with at most a UTF-8 charset parameter. */
-export function isJsonMediaType(header: string | undefined): boolean {
+/**
+ * The reader of an update: a JSON merge patch (RFC 7396, `application/merge-patch+json`) or
+ * plain `application/json` (the Museum API's), read the same way. Only routes that apply a patch
+ * use it, so a create sent as a merge patch stays a 415.
+ */
+@Injectable()
+export class MergePatchBodyReader extends JsonBodyReader {
+  protected override accepts(contentType: string | undefined): boolean {
+    return isJsonMediaType(contentType) || isJsonMediaType(contentType, MERGE_PATCH_MEDIA_TYPE);
+  }
+
+  protected override readonly unsupportedMediaType: string =
+    'The request body must be JSON, sent with Content-Type: application/merge-patch+json or application/json.';
+}
+
+export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
+
+/** `application/json` (or `mediaType`), any letter case, with at most a UTF-8 charset parameter. */
+export function isJsonMediaType(header: string | undefined, wanted = 'application/json'): boolean {
   if (header === undefined) return false;
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (mediaType !== 'application/json') return false;
+  if (mediaType !== wanted) return false;
   return parameters.every((parameter) => {
     if (parameter === '') return true;
     const [name, rawValue = ''] = parameter.split('=').map((part) => part.trim());

@@ -102,9 +102,17 @@ export class IdempotencyGuard implements CanActivate {
   }
 }
 
-/** Method, path (with query) and the body as parsed, so that formatting does not matter. */
+/**
+ * Method, path (with query), the If-Match precondition (another precondition is another request)
+ * and the body as parsed, so that formatting does not matter.
+ */
 function fingerprint(request: Request): string {
-  return hash('sha256', `${request.method}\n${request.originalUrl}\n${JSON.stringify(request.body ?? null)}`, 'hex');
+  const ifMatch = request.headers['if-match'] ?? '';
+  return hash(
+    'sha256',
+    `${request.method}\n${request.originalUrl}\n${ifMatch}\n${JSON.stringify(request.body ?? null)}`,
+    'hex',
+  );
 }
 
 /** The status, kept headers and body of a response about to be ended with `args`. */

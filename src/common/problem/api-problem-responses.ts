@@ -14,8 +14,9 @@ const WHEN: Readonly<Record<number, string>> = {
   409:
     'An event with this eventId already exists (the stored event is unchanged), or a request with the same ' +
     'Idempotency-Key is still being processed (retry shortly with the same key).',
+  412: 'If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied.',
   413: 'The body is larger than 256 KiB.',
-  415: 'The body is not sent as application/json (UTF-8).',
+  415: 'The body is not sent as JSON (UTF-8) of a media type the operation accepts.',
   422: 'This Idempotency-Key was already used by this user for a different request (method, path or body).',
   429: 'Too many failed authentications from this address.',
   431: 'The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`.',

@@ -73,7 +73,7 @@ export function numberProblem(value: unknown, min: number, max: number): string 
 type Check = (value: unknown) => string | null;
 
 /** Registers a rule whose message is the check's own explanation, prefixed by the field name. */
-function rule(name: string, check: Check, options?: ValidationOptions): PropertyDecorator {
+export function rule(name: string, check: Check, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) => {
     registerDecorator({
       name,

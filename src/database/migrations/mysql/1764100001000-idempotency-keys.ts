@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * requests wins. `status` is null while the first request is in flight. `expires_at` is indexed
  * so that expired keys are found and removed in index order, never by a table scan.
  */
-export class IdempotencyKeys1763900001000 implements MigrationInterface {
-  name = 'IdempotencyKeys1763900001000';
+export class IdempotencyKeys1764100001000 implements MigrationInterface {
+  name = 'IdempotencyKeys1764100001000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

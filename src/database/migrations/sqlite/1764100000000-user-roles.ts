@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Users get a role; existing users become editors, so no one loses access on upgrade. */
-export class UserRoles1763900000000 implements MigrationInterface {
-  name = 'UserRoles1763900000000';
+export class UserRoles1764100000000 implements MigrationInterface {
+  name = 'UserRoles1764100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
