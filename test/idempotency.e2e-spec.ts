@@ -319,18 +319,15 @@ describe('Idempotency-Key: expiry and restarts', () => {
       const key = randomUUID();
       const body = newEvent();
       expectStatus(await post(t, body, key), 201);
-      expect((await post(t, body, key)).headers['idempotent-replayed']).toBe('true');
       await sleep(1300);
-      const changed = { ...body, price: 1 };
-      const fresh = await post(t, changed, key);
+      // Within the lifetime this would be a 422 (another body): expired, the key is new again.
+      const fresh = await post(t, { ...body, price: 1 }, key);
       expectStatus(fresh, 201);
       expect(fresh.headers['idempotent-replayed']).toBeUndefined();
       expect(await eventsNamed(t, body.name)).toBe(2);
-
-      // With a 1 s lifetime the background sweep runs every second: expired keys go by themselves.
-      for (let i = 0; i < 5; i++) expectStatus(await post(t, newEvent(), randomUUID()), 201);
-      expect(await keyRows(t)).toBe(6);
-      await sleep(2500);
+      // With a 1 s lifetime the background sweep runs every second: the expired key goes by itself.
+      const deadline = Date.now() + 30_000;
+      while ((await keyRows(t)) > 0 && Date.now() < deadline) await sleep(200);
       expect(await keyRows(t)).toBe(0);
     } finally {
       await t.close();
