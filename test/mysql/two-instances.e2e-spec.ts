@@ -88,6 +88,7 @@ describe('two service processes on one MySQL database', () => {
     }
   });
 
+  // Two users CLI runs (tsx, scrypt each) and the cache bound: longer than the default timeout.
   it('a role changed with the users CLI reaches both instances within the cache bound', async () => {
     const carol = { user: 'carol', password: 'carol-password-1234' };
     const header = basicHeader(carol.user, carol.password);
@@ -108,7 +109,7 @@ describe('two service processes on one MySQL database', () => {
       const refused = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
       expect(refused.status).toBe(403);
     }
-  });
+  }, 180_000);
 
   it('users created through one instance work on the other; a removal reaches both within the cache bound', async () => {
     const alice = basicHeader(ALICE.user, ALICE.password);
