@@ -288,6 +288,9 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     for (const [path, method, headers] of [
       ['/special-events', 'POST', 'authorization,content-type,idempotency-key'],
       [`/special-events/${randomUUID()}`, 'DELETE', 'authorization'],
+      ['/special-events', 'GET', 'authorization'],
+      [`/special-events/${randomUUID()}`, 'GET', 'authorization,if-none-match'],
+      [`/special-events/${randomUUID()}`, 'PATCH', 'authorization,content-type,if-match'],
     ]) {
       const res = await request(t.baseUrl)
         .options(path)
@@ -297,10 +300,10 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
       expect(res.status).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(allowed.origin);
       expect(headerList(res.headers['access-control-allow-headers'])).toEqual(
-        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
+        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match']),
       );
       expect(headerList(res.headers['access-control-allow-methods'])).toEqual(
-        expect.arrayContaining(['post', 'delete']),
+        expect.arrayContaining(['get', 'post', 'patch', 'delete']),
       );
       expect(headerList(res.headers.vary)).toContain('origin');
       expect(res.headers['access-control-max-age']).toBe('600');
@@ -311,7 +314,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     }
   });
 
-  it('actual responses to the allowed origin carry Allow-Origin and expose Location, Retry-After, WWW-Authenticate, Idempotent-Replayed', async () => {
+  it('actual responses to the allowed origin carry Allow-Origin and expose ETag, Idempotent-Replayed, Link, Location, Retry-After, WWW-Authenticate', async () => {
     const event = validEvent();
     const created = await request(t.baseUrl)
       .post('/special-events')
@@ -321,7 +324,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expectStatus(created, 201);
     expect(created.headers['access-control-allow-origin']).toBe(allowed.origin);
     expect(headerList(created.headers['access-control-expose-headers'])).toEqual(
-      expect.arrayContaining(['idempotent-replayed', 'location', 'retry-after', 'www-authenticate', 'x-request-id']),
+      expect.arrayContaining(['etag', 'idempotent-replayed', 'link', 'location', 'retry-after', 'www-authenticate', 'x-request-id']),
     );
     const unauthorized = await request(t.baseUrl)
       .delete(`/special-events/${event.eventId as string}`)

@@ -49,7 +49,7 @@ interface Exchange {
   readonly text: string;
 }
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'patch' | 'delete';
 type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed';
 
 interface Case {
@@ -99,6 +99,18 @@ const post = (t: TestApp, body: string, headers: Record<string, string> = {}): P
 
 const del = (t: TestApp, eventId: string, headers: Record<string, string> = {}): Promise<Exchange> =>
   send(t, 'delete', `/special-events/${eventId}`, { headers: { Authorization: AUTH, ...headers } });
+
+const getItem = (t: TestApp, eventId: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'get', `/special-events/${eventId}`, { headers: { Authorization: AUTH, ...headers } });
+
+const list = (t: TestApp, query: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'get', `${CREATE}${query}`, { headers: { Authorization: AUTH, ...headers } });
+
+const patch = (t: TestApp, eventId: string, body: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'patch', `/special-events/${eventId}`, {
+    headers: { Authorization: AUTH, 'Content-Type': 'application/merge-patch+json', ...headers },
+    body,
+  });
 
 async function created(t: TestApp): Promise<string> {
   const eventId = randomUUID();
@@ -342,6 +354,239 @@ const CASES: readonly Case[] = [
     send: (t) => del(t, randomUUID()),
   },
 
+  // GET /special-events
+  {
+    app: 'main',
+    method: 'get',
+    path: CREATE,
+    status: 200,
+    what: 'a page with a next one (Link)',
+    send: async (t) => {
+      await created(t);
+      await created(t);
+      return list(t, '?limit=1');
+    },
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: CREATE,
+    status: 200,
+    what: 'a date range, the last page (no Link)',
+    send: (t) => list(t, '?startDate=2023-09-01&endDate=2023-09-30&limit=100'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: CREATE,
+    status: 400,
+    what: 'invalid parameters',
+    send: (t) => list(t, '?limit=0&startDate=2023-02-30&sort=name'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: CREATE,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'get', CREATE),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: CREATE,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => list(t, '', HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'get',
+    path: CREATE,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return list(t, '');
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: CREATE,
+    status: 503,
+    what: 'the database gone',
+    send: (t) => list(t, '?startDate=2023-09-01'),
+  },
+
+  // GET /special-events/{eventId}
+  {
+    app: 'main',
+    method: 'get',
+    path: ITEM,
+    status: 200,
+    what: 'an event',
+    send: async (t) => getItem(t, await created(t)),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: ITEM,
+    status: 304,
+    what: 'If-None-Match with the current ETag',
+    send: async (t) => {
+      const eventId = await created(t);
+      const etag = (await getItem(t, eventId)).headers.get('etag') ?? '';
+      return getItem(t, eventId, { 'If-None-Match': etag });
+    },
+  },
+  { app: 'main', method: 'get', path: ITEM, status: 400, what: 'not a UUID', send: (t) => getItem(t, 'not-a-uuid') },
+  {
+    app: 'main',
+    method: 'get',
+    path: ITEM,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'get', `/special-events/${randomUUID()}`),
+  },
+  { app: 'main', method: 'get', path: ITEM, status: 404, what: 'no such event', send: (t) => getItem(t, randomUUID()) },
+  {
+    app: 'main',
+    method: 'get',
+    path: ITEM,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => getItem(t, randomUUID(), HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'get',
+    path: ITEM,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return getItem(t, randomUUID());
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: ITEM,
+    status: 503,
+    what: 'the database gone',
+    send: (t) => getItem(t, randomUUID()),
+  },
+
+  // PATCH /special-events/{eventId}
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 200,
+    what: 'a merge patch with the current If-Match',
+    send: async (t) => {
+      const eventId = await created(t);
+      const etag = (await getItem(t, eventId)).headers.get('etag') ?? '';
+      return patch(t, eventId, '{"name":"Renamed","price":0.1}', { 'If-Match': etag });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 200,
+    what: 'application/json, no If-Match',
+    send: async (t) => patch(t, await created(t), '{"dates":[]}', { 'Content-Type': JSON_TYPE }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 400,
+    what: 'null for a required field and an unknown property',
+    send: async (t) => patch(t, await created(t), '{"name":null,"eventDescripton":"typo"}'),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 400,
+    what: 'an empty patch',
+    send: async (t) => patch(t, await created(t), '{}'),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 401,
+    what: 'no credentials',
+    send: (t) =>
+      send(t, 'patch', `/special-events/${randomUUID()}`, {
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body: '{"name":"x"}',
+      }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 404,
+    what: 'no such event',
+    send: (t) => patch(t, randomUUID(), '{"name":"x"}'),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 412,
+    what: 'a stale If-Match',
+    send: async (t) => patch(t, await created(t), '{"name":"x"}', { 'If-Match': '"stale"' }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 413,
+    what: 'a body over 256 KiB',
+    send: async (t) => patch(t, await created(t), JSON.stringify({ eventDescription: 'x'.repeat(300 * 1024) })),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 415,
+    what: 'text/plain',
+    send: async (t) => patch(t, await created(t), '{"name":"x"}', { 'Content-Type': 'text/plain' }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => patch(t, randomUUID(), '{"name":"x"}', HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'patch',
+    path: ITEM,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return patch(t, randomUUID(), '{"name":"x"}');
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'patch',
+    path: ITEM,
+    status: 503,
+    what: 'the database gone',
+    send: (t) => patch(t, randomUUID(), '{"name":"x"}'),
+  },
+
   // Health
   {
     app: 'main',
@@ -462,7 +707,7 @@ function documentationProblems(doc: OpenApiDocument, c: Case, res: Exchange): st
   for (const [name, header] of Object.entries(documented.headers ?? {})) {
     const value = res.headers.get(name);
     if (value === null) {
-      if (header.required === true) problems.push(`documented header ${name} is missing`);
+      if (header.required) problems.push(`documented header ${name} is missing`);
       continue;
     }
     const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? Number(value) : value;
@@ -535,10 +780,13 @@ describeApp(
         }
       });
 
-      it('every status documented for create and delete is produced by a case of this file', () => {
+      it('every status documented for the special-events operations is produced by a case of this file', () => {
         const { doc } = ctx();
         for (const [path, method] of [
           [CREATE, 'post'],
+          [CREATE, 'get'],
+          [ITEM, 'get'],
+          [ITEM, 'patch'],
           [ITEM, 'delete'],
         ] as const) {
           const documented = Object.keys(doc.paths[path][method].responses).map(Number).sort(byNumber);
@@ -571,15 +819,48 @@ describeApp(
         );
       });
 
+      it('list, get and update carry the Museum API operation ids and parameters, and this service additions', () => {
+        const { doc } = ctx();
+        expect(doc.paths[CREATE].get.operationId).toBe('listSpecialEvents');
+        expect(doc.paths[ITEM].get.operationId).toBe('getSpecialEvent');
+        expect(doc.paths[ITEM].patch.operationId).toBe('updateSpecialEvent');
+        const parameters = (operation: Operation) =>
+          Object.fromEntries((operation.parameters ?? []).map((p) => [`${p.in as string} ${p.name as string}`, p]));
+        const listed = parameters(doc.paths[CREATE].get);
+        expect(Object.keys(listed).sort()).toEqual(
+          ['query cursor', 'query endDate', 'query limit', 'query page', 'query startDate'].sort(),
+        );
+        expect(listed['query startDate']).toMatchObject({
+          required: false,
+          schema: { type: 'string', format: 'date' },
+        });
+        expect(listed['query limit']).toMatchObject({
+          required: false,
+          schema: { minimum: 1, maximum: 100, default: 10 },
+        });
+        expect(Object.keys(parameters(doc.paths[ITEM].get))).toEqual(
+          expect.arrayContaining(['path eventId', 'header If-None-Match']),
+        );
+        expect(Object.keys(parameters(doc.paths[ITEM].patch))).toEqual(
+          expect.arrayContaining(['path eventId', 'header If-Match']),
+        );
+        const body = (doc.paths[ITEM].patch as unknown as { requestBody: { content: Json } }).requestBody.content;
+        expect(Object.keys(body).sort()).toEqual(['application/json', 'application/merge-patch+json']);
+        expect(doc.paths[CREATE].get.responses['200'].headers?.Link).toMatchObject({ required: false });
+        expect(doc.paths[ITEM].get.responses['200'].headers?.ETag).toMatchObject({ required: true });
+      });
+
       it('DELETE documents the optional `test` cookie', () => {
         const cookie = ctx().doc.paths[ITEM].delete.parameters?.find((p) => p.in === 'cookie');
         expect(cookie).toMatchObject({ name: 'test', in: 'cookie', required: false, schema: { type: 'string' } });
       });
 
-      it('create and delete require the HTTP Basic scheme; health needs no credentials', () => {
+      it('every special-events operation requires the HTTP Basic scheme; health needs no credentials', () => {
         const { doc } = ctx();
         expect(doc.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
-        for (const operation of [doc.paths[CREATE].post, doc.paths[ITEM].delete]) {
+        const { post: create, get: list } = doc.paths[CREATE];
+        const { get, patch: update, delete: remove } = doc.paths[ITEM];
+        for (const operation of [create, list, get, update, remove]) {
           expect(operation.security).toEqual([{ basic: [] }]);
         }
         for (const path of ['/health/live', '/health/ready']) expect(doc.paths[path].get.security).toEqual([]);

@@ -28,6 +28,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
+import { ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { JsonBody, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-body.js';
 import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
@@ -158,12 +159,16 @@ export class SpecialEventsController {
   @ApiProblemResponses(400, 401, 404, 429, 431, 503)
   async get(
     @Param() { eventId }: EventIdParams,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<SpecialEventResponse> {
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
     const event = await this.events.get(eventId);
-    // With the tag set, Express answers a matching If-None-Match with 304 and no body (req.fresh).
-    response.setHeader('ETag', etagOf(event));
-    return toResponse(event);
+    const etag = etagOf(event);
+    response.setHeader('ETag', etag);
+    // Decided here rather than by Express (req.fresh), which ignores If-None-Match when the
+    // request says Cache-Control: no-cache, as fetch() does whenever a conditional header is set.
+    if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etag)) response.status(304).end();
+    else response.json(toResponse(event));
   }
 
   @Patch(':eventId')

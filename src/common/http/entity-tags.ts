@@ -19,3 +19,12 @@ export function ifMatchSatisfied(header: string, current: string): boolean {
   if (header.trim() === '*') return true;
   return tagsOf(header).some(({ weak, tag }) => !weak && tag === current);
 }
+
+/**
+ * If-None-Match: true when the header names `current` (weak comparison: `W/` ignored) or is `*`,
+ * i.e. the client's copy is current (304 for GET and HEAD).
+ */
+export function ifNoneMatchFound(header: string, current: string): boolean {
+  if (header.trim() === '*') return true;
+  return tagsOf(header).some(({ tag }) => tag === current);
+}
