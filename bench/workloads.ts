@@ -63,6 +63,8 @@ export interface LoadSpec {
   readonly warmup?: boolean;
   /** delete: the path of every request. */
   readonly nextPath?: () => string;
+  /** create: every request carries a new Idempotency-Key (what a retrying client sends). */
+  readonly idempotencyKeys?: boolean;
 }
 
 export interface RunOutcome {
@@ -95,6 +97,18 @@ export async function runLoad(spec: LoadSpec): Promise<RunOutcome> {
     method: isDelete ? 'DELETE' : 'POST',
     headers,
     ...(isDelete ? {} : { body: EVENT_BODY }),
+    ...(spec.idempotencyKeys
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request): autocannon.Request => ({
+                ...request,
+                headers: { ...request.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
     ...(nextPath
       ? {
           requests: [
