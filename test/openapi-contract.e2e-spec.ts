@@ -484,6 +484,64 @@ const CASES: readonly Case[] = [
     method: 'patch',
     path: ITEM,
     status: 200,
+    what: 'a replay of an idempotent update (Idempotent-Replayed)',
+    send: async (t) => {
+      const eventId = await created(t);
+      const key = randomUUID();
+      expect((await patch(t, eventId, '{"price":5}', { 'Idempotency-Key': key })).status).toBe(200);
+      return patch(t, eventId, '{"price":5}', { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => patch(t, await created(t), '{"price":5}', { Authorization: await viewer(t) }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 409,
+    what: 'the same update while another request with its Idempotency-Key is in flight',
+    send: async (t) => {
+      const eventId = await created(t);
+      const done = randomUUID();
+      expect((await patch(t, eventId, '{"price":6}', { 'Idempotency-Key': done })).status).toBe(200);
+      // The kept request's fingerprint, under a second key whose request has not finished yet.
+      const dataSource = t.app.get(DataSource);
+      const [{ fingerprint }] = (await dataSource.query(
+        'SELECT fingerprint FROM idempotency_keys WHERE idempotency_key = ?',
+        [done],
+      )) as { fingerprint: string }[];
+      const inFlight = randomUUID();
+      await dataSource.query(
+        'INSERT INTO idempotency_keys (username, idempotency_key, fingerprint, claim, expires_at) VALUES (?, ?, ?, ?, ?)',
+        [TEST_USER, inFlight, fingerprint, 'still-running', Date.now() + 60_000],
+      );
+      return patch(t, eventId, '{"price":6}', { 'Idempotency-Key': inFlight });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 422,
+    what: 'an Idempotency-Key used for another update',
+    send: async (t) => {
+      const eventId = await created(t);
+      const key = randomUUID();
+      expect((await patch(t, eventId, '{"price":7}', { 'Idempotency-Key': key })).status).toBe(200);
+      return patch(t, eventId, '{"price":8}', { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 200,
     what: 'a merge patch with the current If-Match',
     send: async (t) => {
       const eventId = await created(t);
