@@ -1,2 +1,2 @@
 /** The TypeORM CLI's entry point (`npm run migration:run|revert|show|generate`). */
-export { default } from './src/database/data-source.js';
+export { default } from './src/data-source.js';

@@ -128,7 +128,12 @@ class HealthController {
 }
 
 const database = parseDatabaseUrl(process.env.DATABASE_URL ?? 'sqlite::memory:');
-const dataSource = new DataSource({ ...buildDataSourceOptions(database, true), logger: undefined, logging: false });
+const dataSource = new DataSource({
+  ...buildDataSourceOptions(database, true),
+  entities: [SpecialEvent],
+  logger: undefined,
+  logging: false,
+});
 await dataSource.initialize();
 
 @Module({

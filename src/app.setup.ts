@@ -13,7 +13,7 @@ import { PinoLoggerService } from './common/logging/pino-logger.js';
 import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
-import { HttpMetrics } from './metrics/http-metrics.js';
+import { HttpMetrics } from './common/http/http.metrics.js';
 import { setupOpenApi } from './openapi/openapi.js';
 
 export interface CreateAppOptions {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { setFlagsFromString } from 'node:v8';
 import { createApp, handleShutdownSignals } from './app.setup.js';
+import { checkAdminConfig } from './auth/admin-bootstrap.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 
 /**
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig(process.env);
+    checkAdminConfig(config.admin);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

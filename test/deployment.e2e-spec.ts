@@ -114,7 +114,7 @@ describe('migrations in a production image (compiled DataSource, TypeORM CLI, no
     const database = await createTestDatabase();
     try {
       const cli = (command: string) =>
-        execFileSync(process.execPath, [join(ROOT, 'node_modules/typeorm/cli.js'), command, '-d', join(entry, '../database/data-source.js')], {
+        execFileSync(process.execPath, [join(ROOT, 'node_modules/typeorm/cli.js'), command, '-d', join(entry, '../data-source.js')], {
           cwd: ROOT,
           env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
           encoding: 'utf8',

@@ -3,7 +3,7 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
-import { IdempotencyStore, SWEEP_BATCH } from '../src/common/idempotency/idempotency.store.js';
+import { IdempotencyStore, SWEEP_BATCH } from '../src/idempotency/idempotency.store.js';
 import {
   type Body,
   expectProblem,

@@ -1,10 +1,24 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { AppConfig } from '../config/app-config.js';
+import { type AppConfig, ConfigError } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
+import { describePasswordProblem, describeUsernameProblem } from './user.rules.js';
 import { UserManagementError, UsersService } from './users.service.js';
 
 export const GENERATED_ADMIN = 'admin';
+
+/**
+ * ADMIN_USERNAME and ADMIN_PASSWORD against the users' own rules, with a ConfigError naming the
+ * variable: main.ts calls it right after loadConfig, so that a bad value stops the process before
+ * anything starts, as every other invalid variable does.
+ */
+export function checkAdminConfig(admin: AppConfig['admin']): void {
+  if (admin === null) return;
+  const usernameProblem = describeUsernameProblem(admin.username);
+  if (usernameProblem) throw new ConfigError('ADMIN_USERNAME', usernameProblem);
+  const passwordProblem = describePasswordProblem(admin.password);
+  if (passwordProblem) throw new ConfigError('ADMIN_PASSWORD', passwordProblem);
+}
 
 /**
  * At start: ADMIN_USERNAME + ADMIN_PASSWORD create or update that user. With neither set and no

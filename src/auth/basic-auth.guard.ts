@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
-import { AuthMetrics } from '../metrics/auth.metrics.js';
+import { AuthMetrics } from './auth.metrics.js';
 import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthMetrics } from '../metrics/auth.metrics.js';
+import { AuthMetrics } from './auth.metrics.js';
 import type { BasicCredentials } from './basic-credentials.js';
 import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';

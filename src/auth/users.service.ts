@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { describePasswordProblem, describeUsernameProblem } from '../config/app-config.js';
+import { describePasswordProblem, describeUsernameProblem } from './user.rules.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { CredentialCache } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';

@@ -109,11 +109,6 @@ describe('loadConfig', () => {
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example/' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://ok.example,ftp://a.example' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: '*' }],
-    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'a:b', ADMIN_PASSWORD: 'correct horse battery' }],
-    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'two words', ADMIN_PASSWORD: 'correct horse battery' }],
-    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'a'.repeat(65), ADMIN_PASSWORD: 'correct horse battery' }],
-    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'elevenchars' }],
-    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'correct horse\u0000battery' }],
     ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: '0' }],
     ['AUTH_FAILURE_LIMIT', { AUTH_FAILURE_LIMIT: 'ten' }],
     ['AUTH_CACHE_TTL_SECONDS', { AUTH_CACHE_TTL_SECONDS: '-5' }],
@@ -137,12 +132,6 @@ describe('loadConfig', () => {
     expect(error.variable).toBe('ADMIN_USERNAME');
     expect(error.message).toBe('Invalid configuration: ADMIN_USERNAME must be set when ADMIN_PASSWORD is set');
     expect(error.message).not.toContain('correct horse');
-  });
-
-  it('never puts the admin password in the message', () => {
-    const error = configErrorOf({ ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'short-pw' });
-    expect(error.message).toBe('Invalid configuration: ADMIN_PASSWORD must be 12 to 1024 characters');
-    expect(error.message).not.toContain('short-pw');
   });
 
   it('accepts an admin password of exactly 12 characters, and keeps its spaces', () => {

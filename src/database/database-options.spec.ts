@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions, DEFAULT_POOL, ENTITIES, MIGRATIONS } from './database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL, MIGRATIONS } from './database-options.js';
 
 const MYSQL = {
   type: 'mysql',
@@ -51,7 +51,7 @@ describe('buildDataSourceOptions', () => {
     expect(options.synchronize).toBe(false);
     expect(options.migrationsRun).toBe(false);
     expect(options.migrations).toEqual([...MIGRATIONS.sqlite]);
-    expect(options.entities).toEqual(ENTITIES);
+    expect(options.entities).toBeUndefined();
     expect(buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, true).migrationsRun).toBe(true);
   });
 
@@ -228,7 +228,8 @@ describe('upgrading in place a SQLite database that holds events from before the
   });
 
   it('reverts to the initial schema without touching the events', async () => {
-    await dataSource.undoLastMigration();
+    // Every migration after the initial one, the later ones (roles, idempotency keys) included.
+    for (let undone = 1; undone < MIGRATIONS.sqlite.length; undone++) await dataSource.undoLastMigration();
     const columns = (await dataSource.query('PRAGMA table_info("special_events")')) as ColumnInfo[];
     expect(columns.map((column) => column.name)).toEqual([
       'event_id',

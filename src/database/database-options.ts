@@ -1,8 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
-import { User } from '../auth/user.entity.js';
-import { SpecialEvent, SpecialEventDate } from '../special-events/special-event.entity.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
 import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
@@ -13,9 +11,6 @@ import { UserRoles1764100000000 as MysqlUserRoles } from './migrations/mysql/176
 import { UserRoles1764100000000 as SqliteUserRoles } from './migrations/sqlite/1764100000000-user-roles.js';
 import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migrations/mysql/1764100001000-idempotency-keys.js';
 import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
-
-/** Every entity of the service. A new module adds its entities here and a migration per driver. */
-export const ENTITIES = [SpecialEvent, SpecialEventDate, User];
 
 /**
  * Migrations per driver, listed as classes rather than globs so that the same list works from
@@ -42,7 +37,9 @@ export const DEFAULT_POOL: DatabasePoolConfig = { size: 10, connectTimeoutMs: 50
 
 /**
  * THE TypeORM options, used by the Nest module and by `ormconfig.ts` (the migration CLI) alike.
- * `synchronize` is always off: the schema comes from the committed migrations only.
+ * `synchronize` is always off: the schema comes from the committed migrations only. Entities are
+ * not listed here, so that this folder depends on no feature: the Nest app loads those its modules
+ * register with `TypeOrmModule.forFeature`, and each entry point names its own.
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
@@ -50,7 +47,6 @@ export function buildDataSourceOptions(
   pool: DatabasePoolConfig = DEFAULT_POOL,
 ): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
     synchronize: false,
     migrationsRun: runMigrations,
     migrationsTableName: 'migrations',

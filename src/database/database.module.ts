@@ -1,10 +1,10 @@
 import { Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { Pool } from 'mysql2';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
+import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 
@@ -17,8 +17,8 @@ export class MysqlPoolBounds implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const pool = (this.dataSource.driver as { pool?: Pool }).pool;
-    if (this.config.database.type === 'mysql' && pool) boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
+    const pool = mysqlPoolOf(this.dataSource);
+    if (pool) boundPoolAcquire(pool, this.config.databasePool.acquireTimeoutMs);
   }
 }
 
@@ -28,6 +28,8 @@ export class MysqlPoolBounds implements OnModuleInit {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool),
+        // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
+        autoLoadEntities: true,
         // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
         // (containers come up together), so retry for a while before giving up.
         retryAttempts: config.database.type === 'mysql' ? 5 : 0,

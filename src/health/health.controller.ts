@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
-import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { sqliteConnectionOf } from '../database/driver-handles.js';
 import { assertSqliteWritable } from '../database/sqlite-availability.js';
 import { Public } from '../auth/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
@@ -51,8 +51,8 @@ export class HealthController {
     });
     try {
       await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
-      const sqlite = (this.dataSource.driver as { databaseConnection?: Database.Database }).databaseConnection;
-      if (this.dataSource.options.type === 'better-sqlite3' && sqlite) assertSqliteWritable(sqlite);
+      const sqlite = sqliteConnectionOf(this.dataSource);
+      if (sqlite) assertSqliteWritable(sqlite);
     } catch {
       throw new ProblemException(503, 'The database is not reachable.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },

@@ -1,9 +1,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config.js';
-import { AuthMetrics } from './auth.metrics.js';
-import { DatabaseMetrics } from './database.metrics.js';
-import { HttpMetrics } from './http-metrics.js';
+import { AuthMetrics } from '../auth/auth.metrics.js';
+import { DatabaseMetrics } from '../database/database.metrics.js';
+import { HttpMetrics } from '../common/http/http.metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { createMetricsRegistry } from './metrics-registry.js';
 

@@ -30,7 +30,7 @@ import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { JsonBody, MERGE_PATCH_MEDIA_TYPE } from '../common/http/json-body.js';
-import { Idempotent } from '../common/idempotency/idempotent.decorator.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { IdempotencyModule } from '../common/idempotency/idempotency.module.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
-import { SpecialEvent } from './special-event.entity.js';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent]), IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,

@@ -1,7 +1,8 @@
 import { QueryFailedError, type Repository } from 'typeorm';
 import { describe, expect, it } from 'vitest';
+import { MYSQL_BATCH } from '../database/turn-batcher.js';
 import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
-import { MYSQL_BATCH, MysqlSpecialEventsStore } from './special-events.store.js';
+import { MysqlSpecialEventsStore } from './special-events.store.js';
 
 const event = (eventId: string): SpecialEvent => ({
   eventId,

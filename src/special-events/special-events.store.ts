@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { Pool, PoolConnection, RowDataPacket } from 'mysql2';
+import type { PoolConnection, RowDataPacket } from 'mysql2';
 import { type DataSource, type EntityManager, In, type Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { isUniqueViolation } from '../database/database-errors.js';
+import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
+import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
 import { indexedDates, NO_DATE } from './event-dates.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 
@@ -160,23 +162,20 @@ function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
 }
 
 /**
- * The store for the DataSource's driver: prepared statements and group commit on SQLite, batched
- * writes on MySQL/MariaDB, the plain repository elsewhere.
+ * The store for the DataSource's driver (the two buildDataSourceOptions builds): prepared
+ * statements and group commit on SQLite, batched writes on MySQL/MariaDB.
  */
 export function createSpecialEventsStore(dataSource: DataSource): SpecialEventsStore {
-  switch (dataSource.options.type) {
-    case 'better-sqlite3':
-      return new SqliteSpecialEventsStore(dataSource);
-    case 'mysql':
-      return new MysqlSpecialEventsStore(dataSource.getRepository(SpecialEvent), mysqlBinaryReader(dataSource));
-    default:
-      return new RepositorySpecialEventsStore(dataSource.getRepository(SpecialEvent));
-  }
+  return dataSource.options.type === 'better-sqlite3'
+    ? new SqliteSpecialEventsStore(dataSource)
+    : new MysqlSpecialEventsStore(dataSource.getRepository(SpecialEvent), mysqlBinaryReader(dataSource));
 }
 
 /**
  * Through the TypeORM repository: `insert()`, never `save()` (which SELECTs first). A write that
- * touches the date index too runs in one transaction; one without is a single statement.
+ * touches the date index too runs in one transaction; one without is a single statement. The
+ * MySQL store falls back to these single-row writes when a batch cannot decide for each of its
+ * requests.
  */
 export class RepositorySpecialEventsStore extends SpecialEventsStore {
   constructor(protected readonly events: Repository<SpecialEvent>) {
@@ -244,44 +243,6 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   protected transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.events.manager.transaction('READ COMMITTED', work);
   }
-}
-
-/** Most events one statement carries (a row is at most ~25 KiB; max_allowed_packet is 16 MiB+). */
-export const MYSQL_BATCH = 100;
-
-interface Pending<T> {
-  readonly item: T;
-  readonly resolve: (done: boolean) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/** Collects the calls made in one turn of the event loop and hands them over in chunks of at most MYSQL_BATCH. */
-class TurnBatcher<T> {
-  private pending: Pending<T>[] = [];
-  private scheduled = false;
-
-  constructor(private readonly run: (batch: readonly Pending<T>[]) => Promise<void>) {}
-
-  add(item: T): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(this.flush);
-      }
-    });
-  }
-
-  private readonly flush = (): void => {
-    this.scheduled = false;
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MYSQL_BATCH);
-      // run() settles every call itself; should it throw anyway, its callers get the error.
-      this.run(batch).catch((error: unknown) => {
-        for (const { reject } of batch) reject(error);
-      });
-    }
-  };
 }
 
 /**
@@ -400,7 +361,7 @@ type BinaryReader = (sql: string, parameters: readonly unknown[]) => Promise<Row
 export function mysqlBinaryReader(dataSource: DataSource): BinaryReader | undefined {
   const timeout = (dataSource.options as { maxQueryExecutionTime?: number }).maxQueryExecutionTime;
   return (sql, parameters) => {
-    const pool = (dataSource.driver as unknown as { pool?: Pool }).pool;
+    const pool = mysqlPoolOf(dataSource);
     if (!pool) return Promise.reject(new Error('The connection is not established'));
     dataSource.logger.logQuery(sql, [...parameters]);
     return new Promise((resolve, reject) => {
@@ -513,7 +474,8 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
    * connection is not open", which is answered 503.
    */
   private connection(): SqliteConnection {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
+    const db = sqliteConnectionOf(this.dataSource);
+    if (db === undefined) throw new Error('The database connection is not open');
     if (this.current?.db !== db) {
       const metadata = this.dataSource.getMetadata(SpecialEvent);
       const { driver } = this.dataSource;

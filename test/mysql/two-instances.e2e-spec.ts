@@ -121,7 +121,7 @@ describe('two service processes on one MySQL database', () => {
       }
     }
 
-    execFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/auth/users.cli.ts', 'remove', ALICE.user], {
+    execFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/users.cli.ts', 'remove', ALICE.user], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: { ...process.env, DATABASE_URL: database.url },
     });

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { runInRequestContext } from '../logging/request-context.js';
 import { assignRequestId, logRequestLine } from '../logging/request-logging.js';
 import { routePattern } from '../logging/route-pattern.js';
-import type { HttpMetrics } from '../../metrics/http-metrics.js';
+import type { HttpMetrics } from './http.metrics.js';
 import { applySecurityHeaders } from './security-headers.js';
 
 export interface RequestObserverOptions {

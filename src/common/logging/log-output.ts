@@ -1,5 +1,4 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../../config/app-config.js';
+import { pino, type DestinationStream, type LevelWithSilent as LogLevel, type Logger } from 'pino';
 import { pinoOptions } from './pino-logger.js';
 
 /** Forwards every line to the destination of the app being run. */

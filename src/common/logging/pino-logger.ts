@@ -1,6 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
-import type { LogLevel } from '../../config/app-config.js';
+import { pino, type LevelWithSilent as LogLevel, type Logger } from 'pino';
 import { currentRequestId } from './request-context.js';
 
 /**

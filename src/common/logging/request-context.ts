@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LogLevel } from '../../config/app-config.js';
+import type { LevelWithSilent as LogLevel } from 'pino';
 
 interface RequestContext {
   readonly requestId: string;

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../config/app-config.js';
-import { InjectConfig } from '../../config/config.module.js';
-import { isUniqueViolation } from '../../database/database-errors.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
+import { isUniqueViolation } from '../database/database-errors.js';
 
 /** A completed response as it was first sent: what a replay sends again. */
 export interface StoredResponse {

@@ -1,6 +1,6 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiProblemResponses } from '../problem/api-problem-responses.js';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { IdempotencyGuard } from './idempotency.guard.js';
 
 /**

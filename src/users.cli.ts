@@ -3,13 +3,13 @@ import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
-import { createPino, PinoLoggerService } from '../common/logging/pino-logger.js';
-import { ConfigError, loadConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from '../database/database-options.js';
-import { PasswordHasher } from './password-hasher.js';
-import { isRole, type Role, ROLES } from './roles.js';
-import { User } from './user.entity.js';
-import { UserManagementError, UsersService } from './users.service.js';
+import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+import { buildDataSourceOptions } from './database/database-options.js';
+import { PasswordHasher } from './auth/password-hasher.js';
+import { isRole, type Role, ROLES } from './auth/roles.js';
+import { User } from './auth/user.entity.js';
+import { UserManagementError, UsersService } from './auth/users.service.js';
 
 const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
 
@@ -44,7 +44,7 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   try {
     const { username, json, role } = parseArguments(command, args);
     const config = loadConfig(env);
-    dataSource = new DataSource(buildDataSourceOptions(config.database, config.runMigrations));
+    dataSource = new DataSource({ ...buildDataSourceOptions(config.database, config.runMigrations), entities: [User] });
     await dataSource.initialize();
     const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
     switch (command) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { mysqlPoolOf } from './driver-handles.js';
 
 /** How long a scrape waits for the database to answer before reporting it down. */
 const PROBE_TIMEOUT_MS = 1000;
@@ -53,7 +54,7 @@ export class DatabaseMetrics {
 
   private registerPoolGauges(registry: Registry): void {
     const pool = (): MysqlPoolInternals | undefined =>
-      (this.dataSource.driver as unknown as { pool?: MysqlPoolInternals }).pool;
+      mysqlPoolOf(this.dataSource) as MysqlPoolInternals | undefined;
     const gauge = (name: string, help: string, read: (pool: MysqlPoolInternals) => number | undefined): void => {
       const metric: Gauge = new Gauge({
         name,

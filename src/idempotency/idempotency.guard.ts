@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { hash } from 'node:crypto';
-import { PreparedResponse } from '../http/prepared-response.js';
-import { ProblemException } from '../problem/problem.js';
+import { PreparedResponse } from '../common/http/prepared-response.js';
+import { ProblemException } from '../common/problem/problem.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency.store.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const SRC = import.meta.dirname;
+
+/** Where a file of src/ belongs: its top folder, or the root (entry points and composition). */
+function placeOf(file: string): string {
+  const [first, ...rest] = relative(SRC, file).split('/');
+  return rest.length === 0 ? '' : first;
+}
+
+/** Every relative import of every non-test TypeScript file under `root`, resolved to a path. */
+function importsUnder(root: string): Map<string, string[]> {
+  const imports = new Map<string, string[]>();
+  for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.ts') || entry.endsWith('.spec.ts')) continue;
+    const file = join(root, entry);
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    imports.set(
+      file,
+      importedFiles
+        .map(({ fileName }) => fileName)
+        .filter((name) => name.startsWith('.'))
+        .map((name) => resolve(dirname(file), name).replace(/\.js$/, '.ts')),
+    );
+  }
+  return imports;
+}
+
+interface LayoutProblem {
+  readonly rule: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * The rules folders follow: nothing in a folder imports the root of src/ (main.ts, app.setup.ts,
+ * app.module.ts and the other entry points), common/ does not depend on config/, and the folders'
+ * imports form no cycle (two folders importing each other included).
+ */
+function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): LayoutProblem[] {
+  const problems: LayoutProblem[] = [];
+  const edges = new Map<string, Set<string>>();
+  for (const [file, targets] of imports) {
+    const from = placeOf(file);
+    for (const target of targets) {
+      const to = placeOf(target);
+      if (from !== '' && to === '') {
+        problems.push({
+          rule: 'a folder imports the root of src/',
+          from: relative(SRC, file),
+          to: relative(SRC, target),
+        });
+      }
+      if (from === 'common' && to === 'config') {
+        problems.push({ rule: 'common/ imports config/', from: relative(SRC, file), to: relative(SRC, target) });
+      }
+      if (from !== '' && to !== '' && from !== to) {
+        if (!edges.has(from)) edges.set(from, new Set());
+        edges.get(from)?.add(to);
+      }
+    }
+  }
+  const reaches = (start: string, goal: string, seen = new Set<string>()): boolean => {
+    for (const next of edges.get(start) ?? []) {
+      if (next === goal) return true;
+      if (!seen.has(next)) {
+        seen.add(next);
+        if (reaches(next, goal, seen)) return true;
+      }
+    }
+    return false;
+  };
+  for (const [from, targets] of edges) {
+    for (const to of targets) {
+      if (reaches(to, from)) problems.push({ rule: 'folders depend on each other in a cycle', from, to });
+    }
+  }
+  return problems;
+}
+
+describe('the folders of src/', () => {
+  it('depend one way: no cycle, no import of the root, common/ free of config/', () => {
+    expect(layoutProblems(importsUnder(SRC))).toEqual([]);
+  });
+
+  it('keep the entry points at the root, imported by nothing', () => {
+    const entries = ['main.ts', 'data-source.ts', 'users.cli.ts', 'export-openapi.ts'];
+    const imported = new Set([...importsUnder(SRC).values()].flat().map((file) => relative(SRC, file)));
+    expect(entries.filter((entry) => imported.has(entry))).toEqual([]);
+    expect(readdirSync(SRC)).toEqual(expect.arrayContaining(entries));
+  });
+});
+
+describe('layoutProblems', () => {
+  const at = (path: string): string => join(SRC, path);
+
+  it('finds two folders that import each other, and a longer cycle', () => {
+    const problems = layoutProblems(
+      new Map([
+        [at('auth/a.ts'), [at('metrics/m.ts')]],
+        [at('metrics/m.ts'), [at('auth/b.ts')]],
+        [at('x/x.ts'), [at('y/y.ts')]],
+        [at('y/y.ts'), [at('z/z.ts')]],
+        [at('z/z.ts'), [at('x/x.ts')]],
+      ]),
+    );
+    expect(problems.map(({ from, to }) => `${from}->${to}`).sort()).toEqual([
+      'auth->metrics',
+      'metrics->auth',
+      'x->y',
+      'y->z',
+      'z->x',
+    ]);
+  });
+
+  it('finds a folder importing the root and common/ importing config/, and accepts one-way imports', () => {
+    const problems = layoutProblems(
+      new Map([
+        [at('openapi/export.ts'), [at('app.setup.ts')]],
+        [at('common/log.ts'), [at('config/app-config.ts')]],
+        [at('auth/guard.ts'), [at('common/problem.ts'), at('config/app-config.ts')]],
+        [at('main.ts'), [at('auth/guard.ts')]],
+      ]),
+    );
+    expect(problems).toEqual([
+      { rule: 'a folder imports the root of src/', from: 'openapi/export.ts', to: 'app.setup.ts' },
+      { rule: 'common/ imports config/', from: 'common/log.ts', to: 'config/app-config.ts' },
+    ]);
+  });
+});
