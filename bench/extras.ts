@@ -10,8 +10,17 @@ import { performance } from 'node:perf_hooks';
 import { ROOT } from '../test/helpers/service-process.js';
 import { serviceEnv, sqliteDatabase, withoutAdmin } from './databases.js';
 import { httpCall } from './http.js';
-import { median, type LoadFloor, type SingleFlightResult, type StartupResult } from './report.js';
+import type { BenchDatabase } from './databases.js';
+import type { Plan } from './measure.js';
+import {
+  median,
+  type IdempotencyCostResult,
+  type LoadFloor,
+  type SingleFlightResult,
+  type StartupResult,
+} from './report.js';
 import { measureStartToReady, SERVER_CORE, type Pinning, type StartedServer } from './servers.js';
+import { runLoad } from './workloads.js';
 
 const RESTARTS = 5;
 
@@ -161,5 +170,56 @@ export async function measureSingleFlight(
     wrongRequests: wrong,
     wrongStatuses: count(wrongStatuses),
     wrongDelta: after - middle,
+  };
+}
+
+/**
+ * What an Idempotency-Key costs a create: runs of creates each with a new key (a claim, then the
+ * kept response: two more writes) alternate with runs of the same creates without one, on the
+ * same service, so that the ratio compares runs made seconds apart. A warm-up of each first.
+ */
+export async function measureIdempotencyCost(
+  server: StartedServer,
+  database: BenchDatabase,
+  authorization: string,
+  plan: Plan,
+): Promise<{ result: IdempotencyCostResult; problems: string[] }> {
+  const run = (idempotencyKeys: boolean, warmup = false) =>
+    runLoad({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      workload: 'create',
+      connections: plan.connections,
+      durationSec: warmup ? plan.warmupSec : plan.durationSec,
+      authorization,
+      expectedStatus: 201,
+      warmup,
+      idempotencyKeys,
+    });
+  await run(false, true);
+  await run(true, true);
+  const without: { reqPerSec: number; p99Ms: number }[] = [];
+  const withKey: { reqPerSec: number; p99Ms: number }[] = [];
+  const problems: string[] = [];
+  for (let repetition = 0; repetition < plan.repetitions; repetition++) {
+    for (const keyed of [false, true]) {
+      const outcome = await run(keyed);
+      problems.push(
+        ...outcome.problems.map(
+          (problem) => `idempotency ${database.kind} ${keyed ? 'with' : 'without'} key: ${problem}`,
+        ),
+      );
+      (keyed ? withKey : without).push({ reqPerSec: outcome.reqPerSec, p99Ms: outcome.p99Ms });
+    }
+  }
+  return {
+    result: {
+      database: database.kind,
+      withoutKeyReqPerSec: without.map((r) => r.reqPerSec),
+      withKeyReqPerSec: withKey.map((r) => r.reqPerSec),
+      withoutKeyP99Ms: without.map((r) => r.p99Ms),
+      withKeyP99Ms: withKey.map((r) => r.p99Ms),
+      ratio: median(withKey.map((r, index) => r.reqPerSec / without[index].reqPerSec)),
+    },
+    problems,
   };
 }

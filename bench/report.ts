@@ -128,6 +128,17 @@ export interface SingleFlightResult {
   readonly wrongDelta: number;
 }
 
+/** Creates with a new Idempotency-Key each against creates without, on one service, in alternation. */
+export interface IdempotencyCostResult {
+  readonly database: DatabaseKind;
+  readonly withoutKeyReqPerSec: readonly number[];
+  readonly withKeyReqPerSec: readonly number[];
+  readonly withoutKeyP99Ms: readonly number[];
+  readonly withKeyP99Ms: readonly number[];
+  /** Median of the run-by-run ratios with key ÷ without. */
+  readonly ratio: number;
+}
+
 export interface SeedRecord {
   readonly database: DatabaseKind;
   readonly purpose: string;
@@ -165,6 +176,7 @@ export interface BenchReport {
   readonly idleRss: IdleRssRecord[];
   startup?: StartupResult;
   singleFlight?: SingleFlightResult;
+  readonly idempotency: IdempotencyCostResult[];
   readonly seeding: SeedRecord[];
   /** The list's query plans on the large tables, right after seeding. */
   readonly plans: PlanRecord[];
@@ -469,6 +481,13 @@ export function renderReport(report: BenchReport): string {
     lines.push(
       `| password checks for ${f.concurrentRequests} concurrent first requests, correct credentials (statuses ${statuses(f.concurrentStatuses)}) | ${f.concurrentDelta} |`,
       `| password checks for ${f.wrongRequests} sequential requests, same wrong credentials (statuses ${statuses(f.wrongStatuses)}) | ${f.wrongDelta} |`,
+    );
+  }
+  for (const cost of report.idempotency) {
+    const runs = (values: readonly number[]): string => values.map((v) => v.toFixed(0)).join(', ');
+    lines.push(
+      `| ${cost.database}: create with a new Idempotency-Key each ÷ create without, req/s (median of run-by-run ratios; with: ${runs(cost.withKeyReqPerSec)}; without: ${runs(cost.withoutKeyReqPerSec)}) | ${cost.ratio.toFixed(2)} |`,
+      `| ${cost.database}: create p99 with a key (without), ms | ${median(cost.withKeyP99Ms).toFixed(1)} (${median(cost.withoutKeyP99Ms).toFixed(1)}) |`,
     );
   }
   for (const seed of report.seeding.filter((s) => s.purpose === 'large table')) {

@@ -60,7 +60,7 @@ import {
   WRONG_AUTHORIZATION,
   type BenchDatabase,
 } from './databases.js';
-import { measureSingleFlight, measureStartup } from './extras.js';
+import { measureIdempotencyCost, measureSingleFlight, measureStartup } from './extras.js';
 import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
@@ -290,6 +290,21 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
         context.report.problems.push(...result.problems);
       }
     }
+    if (context.options.only.includes('create')) {
+      for (const subject of subjects) {
+        if (subject.database === undefined || (subject.label !== 'sqlite' && subject.label !== 'mysql')) continue;
+        say(`\n# create with and without an Idempotency-Key on the service (${subject.label}), in alternation`);
+        const { result, problems } = await measureIdempotencyCost(
+          subject.server,
+          subject.database,
+          VALID_AUTHORIZATION,
+          context.plan,
+        );
+        say(`  with a key ÷ without: ${result.ratio.toFixed(2)} of the req/s`);
+        context.report.idempotency.push(result);
+        context.report.problems.push(...problems);
+      }
+    }
   } finally {
     for (const server of started) await server.stop();
     await stackMysql?.drop();
@@ -439,6 +454,7 @@ async function main(): Promise<number> {
     ],
     results: [],
     idleRss: [],
+    idempotency: [],
     seeding: [],
     plans: [],
     mysql: { ran: false, reason: 'not reached' },

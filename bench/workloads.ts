@@ -72,6 +72,8 @@ export interface LoadSpec {
   readonly nextPath?: () => string;
   /** list, list-deep: the one path every request asks for. */
   readonly path?: string;
+  /** create: every request carries a new Idempotency-Key (what a retrying client sends). */
+  readonly idempotencyKeys?: boolean;
 }
 
 interface RequestShape {
@@ -119,6 +121,18 @@ export async function runLoad(spec: LoadSpec): Promise<RunOutcome> {
     method: shape.method,
     headers,
     ...(shape.body === undefined ? {} : { body: shape.body }),
+    ...(spec.idempotencyKeys
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request): autocannon.Request => ({
+                ...request,
+                headers: { ...request.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
     ...(nextPath
       ? {
           requests: [

@@ -7,21 +7,28 @@ import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { buildDataSourceOptions } from './database/database-options.js';
 import { PasswordHasher } from './auth/password-hasher.js';
+import { isRole, type Role, ROLES } from './auth/roles.js';
 import { User } from './auth/user.entity.js';
 import { UserManagementError, UsersService } from './auth/users.service.js';
 
 const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
 
 Usage:
-  npm run users -- add <username>       create a user; asks for the password
+  npm run users -- add <username> [--role viewer|editor]
+                                        create a user (an editor unless --role says
+                                        otherwise); asks for the password
   npm run users -- passwd <username>    set a new password; asks for it
+  npm run users -- role <username> <viewer|editor>
+                                        change what the user may do
   npm run users -- remove <username>    delete a user
-  npm run users -- list [--json]        list users
+  npm run users -- list [--json]        list users with their roles
+
+Roles: a viewer lists and reads special events; an editor may also create, change and delete.
 
 The password is read from the terminal (not echoed, asked twice) or, when standard input is not
 a terminal, from its first line: never from the command line, where other users of the machine
 and the shell history could see it. The database is the one DATABASE_URL names, as for the
-service. Running services notice a change within AUTH_CACHE_TTL_SECONDS.
+service. Running services notice a change (a role too) within AUTH_CACHE_TTL_SECONDS.
 
 Exit codes: 0 done, 1 refused (exists, not found, invalid), 2 usage error, 3 database error.`;
 
@@ -35,15 +42,19 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   }
   let dataSource: DataSource | undefined;
   try {
-    const { username, json } = parseArguments(command, args);
+    const { username, json, role } = parseArguments(command, args);
     const config = loadConfig(env);
     dataSource = new DataSource({ ...buildDataSourceOptions(config.database, config.runMigrations), entities: [User] });
     await dataSource.initialize();
     const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
     switch (command) {
       case 'add':
-        await users.add(username, await readPassword(`Password for ${username}: `));
-        process.stdout.write(`Added user "${username}".\n`);
+        await users.add(username, await readPassword(`Password for ${username}: `), role);
+        process.stdout.write(`Added user "${username}" (${role ?? 'editor'}).\n`);
+        break;
+      case 'role':
+        await users.setRole(username, role as Role);
+        process.stdout.write(`"${username}" is now ${role}.\n`);
         break;
       case 'passwd':
         await users.setPassword(username, await readPassword(`New password for ${username}: `));
@@ -60,7 +71,9 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
         } else if (list.length === 0) {
           process.stdout.write('No users.\n');
         } else {
-          for (const user of list) process.stdout.write(`${user.username}\t(created ${user.createdAt.toISOString()})\n`);
+          for (const user of list) {
+            process.stdout.write(`${user.username}\t${user.role}\t(created ${user.createdAt.toISOString()})\n`);
+          }
         }
         break;
       }
@@ -82,11 +95,31 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   }
 }
 
-function parseArguments(command: string, args: string[]): { username: string; json: boolean } {
+interface Arguments {
+  readonly username: string;
+  readonly json: boolean;
+  readonly role?: Role;
+}
+
+function parseArguments(command: string, args: string[]): Arguments {
   if (command === 'list') {
     const unknown = args.filter((arg) => arg !== '--json');
     if (unknown.length > 0) throw new UsageError(`Unexpected argument: ${unknown[0]}`);
     return { username: '', json: args.includes('--json') };
+  }
+  if (command === 'role') {
+    if (args.length !== 2) throw new UsageError('role needs a user name and a role (viewer or editor).');
+    return { username: args[0], json: false, role: roleArgument(args[1]) };
+  }
+  if (command === 'add') {
+    const roleAt = args.findIndex((arg) => arg === '--role' || arg.startsWith('--role='));
+    if (roleAt !== -1) {
+      const inline = args[roleAt].startsWith('--role=');
+      const value = inline ? args[roleAt].slice('--role='.length) : args[roleAt + 1];
+      if (value === undefined) throw new UsageError('--role needs a value: viewer or editor.');
+      const rest = args.filter((_arg, index) => index !== roleAt && (inline || index !== roleAt + 1));
+      return { ...parseArguments(command, rest), role: roleArgument(value) };
+    }
   }
   if (!['add', 'passwd', 'remove'].includes(command)) throw new UsageError(`Unknown command: ${command}`);
   if (args.length !== 1) {
@@ -95,6 +128,11 @@ function parseArguments(command: string, args: string[]): { username: string; js
     );
   }
   return { username: args[0], json: false };
+}
+
+function roleArgument(value: string): Role {
+  if (!isRole(value)) throw new UsageError(`Unknown role: ${value}; use ${ROLES.join(' or ')}.`);
+  return value;
 }
 
 async function readPassword(prompt: string): Promise<string> {

@@ -393,9 +393,9 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     }
   });
 
-  it('preflight from the allowed origin: 204 without credentials, allowing Authorization and Content-Type', async () => {
+  it('preflight from the allowed origin: 204 without credentials, allowing Authorization, Content-Type and Idempotency-Key', async () => {
     for (const [path, method, headers] of [
-      ['/special-events', 'POST', 'authorization,content-type'],
+      ['/special-events', 'POST', 'authorization,content-type,idempotency-key'],
       [`/special-events/${randomUUID()}`, 'DELETE', 'authorization'],
       ['/special-events', 'GET', 'authorization'],
       [`/special-events/${randomUUID()}`, 'GET', 'authorization,if-none-match'],
@@ -409,7 +409,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
       expect(res.status).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(allowed.origin);
       expect(headerList(res.headers['access-control-allow-headers'])).toEqual(
-        expect.arrayContaining(['authorization', 'content-type', 'if-match', 'if-none-match']),
+        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match']),
       );
       expect(headerList(res.headers['access-control-allow-methods'])).toEqual(
         expect.arrayContaining(['get', 'post', 'patch', 'delete']),
@@ -423,7 +423,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     }
   });
 
-  it('actual responses to the allowed origin carry Allow-Origin and expose ETag, Link, Location, Retry-After, WWW-Authenticate', async () => {
+  it('actual responses to the allowed origin carry Allow-Origin and expose ETag, Idempotent-Replayed, Link, Location, Retry-After, WWW-Authenticate', async () => {
     const event = validEvent();
     const created = await request(t.baseUrl)
       .post('/special-events')
@@ -433,7 +433,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expectStatus(created, 201);
     expect(created.headers['access-control-allow-origin']).toBe(allowed.origin);
     expect(headerList(created.headers['access-control-expose-headers'])).toEqual(
-      expect.arrayContaining(['etag', 'link', 'location', 'retry-after', 'www-authenticate', 'x-request-id']),
+      expect.arrayContaining(['etag', 'idempotent-replayed', 'link', 'location', 'retry-after', 'www-authenticate', 'x-request-id']),
     );
     const unauthorized = await request(t.baseUrl)
       .delete(`/special-events/${event.eventId as string}`)

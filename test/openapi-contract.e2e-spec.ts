@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsersService } from '../src/auth/users.service.js';
 import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -120,6 +121,13 @@ async function created(t: TestApp): Promise<string> {
   return eventId;
 }
 
+/** Credentials of a new user with the viewer role. */
+async function viewer(t: TestApp): Promise<string> {
+  const username = `viewer-${randomUUID().slice(0, 8)}`;
+  await t.app.get(UsersService).add(username, 'viewer-password-1', 'viewer');
+  return basicHeader(username, 'viewer-password-1');
+}
+
 /** Failed authentications until the address is refused with 429 (the limit is 2 in that app). */
 async function exhaustFailures(t: TestApp): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -200,6 +208,39 @@ const CASES: readonly Case[] = [
     app: 'main',
     method: 'post',
     path: CREATE,
+    status: 201,
+    what: 'a replay of an idempotent create (Idempotent-Replayed)',
+    send: async (t) => {
+      const body = JSON.stringify(newEvent());
+      const key = randomUUID();
+      expect((await post(t, body, { 'Idempotency-Key': key })).status).toBe(201);
+      return post(t, body, { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => post(t, JSON.stringify(newEvent()), { Authorization: await viewer(t) }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
+    status: 422,
+    what: 'an Idempotency-Key used for another body',
+    send: async (t) => {
+      const key = randomUUID();
+      expect((await post(t, JSON.stringify(newEvent()), { 'Idempotency-Key': key })).status).toBe(201);
+      return post(t, JSON.stringify(newEvent()), { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: CREATE,
     status: 413,
     what: 'a body over 256 KiB',
     send: (t) => post(t, JSON.stringify({ ...newEvent(), eventDescription: 'x'.repeat(300 * 1024) })),
@@ -265,6 +306,14 @@ const CASES: readonly Case[] = [
     status: 401,
     what: 'no credentials',
     send: (t) => send(t, 'delete', `/special-events/${randomUUID()}`),
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => del(t, await created(t), { Authorization: await viewer(t) }),
   },
   { app: 'main', method: 'delete', path: ITEM, status: 404, what: 'no such event', send: (t) => del(t, randomUUID()) },
   {
@@ -432,6 +481,64 @@ const CASES: readonly Case[] = [
   },
 
   // PATCH /special-events/{eventId}
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 200,
+    what: 'a replay of an idempotent update (Idempotent-Replayed)',
+    send: async (t) => {
+      const eventId = await created(t);
+      const key = randomUUID();
+      expect((await patch(t, eventId, '{"price":5}', { 'Idempotency-Key': key })).status).toBe(200);
+      return patch(t, eventId, '{"price":5}', { 'Idempotency-Key': key });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => patch(t, await created(t), '{"price":5}', { Authorization: await viewer(t) }),
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 409,
+    what: 'the same update while another request with its Idempotency-Key is in flight',
+    send: async (t) => {
+      const eventId = await created(t);
+      const done = randomUUID();
+      expect((await patch(t, eventId, '{"price":6}', { 'Idempotency-Key': done })).status).toBe(200);
+      // The kept request's fingerprint, under a second key whose request has not finished yet.
+      const dataSource = t.app.get(DataSource);
+      const [{ fingerprint }] = (await dataSource.query(
+        'SELECT fingerprint FROM idempotency_keys WHERE idempotency_key = ?',
+        [done],
+      )) as { fingerprint: string }[];
+      const inFlight = randomUUID();
+      await dataSource.query(
+        'INSERT INTO idempotency_keys (username, idempotency_key, fingerprint, claim, expires_at) VALUES (?, ?, ?, ?, ?)',
+        [TEST_USER, inFlight, fingerprint, 'still-running', Date.now() + 60_000],
+      );
+      return patch(t, eventId, '{"price":6}', { 'Idempotency-Key': inFlight });
+    },
+  },
+  {
+    app: 'main',
+    method: 'patch',
+    path: ITEM,
+    status: 422,
+    what: 'an Idempotency-Key used for another update',
+    send: async (t) => {
+      const eventId = await created(t);
+      const key = randomUUID();
+      expect((await patch(t, eventId, '{"price":7}', { 'Idempotency-Key': key })).status).toBe(200);
+      return patch(t, eventId, '{"price":8}', { 'Idempotency-Key': key });
+    },
+  },
   {
     app: 'main',
     method: 'patch',
@@ -632,7 +739,7 @@ function schemaValidator(doc: OpenApiDocument): (schema: Json, value: unknown) =
  * What the document gets wrong about one real response (empty: nothing): the status must be
  * documented for the operation; with no documented content there is no body and no Content-Type,
  * else the media type is a documented one and the body validates against its schema; every
- * documented header is sent and its value matches the header's schema.
+ * required documented header is sent, and every documented header sent matches its schema.
  */
 function documentationProblems(doc: OpenApiDocument, c: Case, res: Exchange): string[] {
   const operation = doc.paths[c.path]?.[c.method];
@@ -822,9 +929,10 @@ describeApp(
           }
         }
         expect(problems).toBeGreaterThan(10);
-        expect(doc.paths[CREATE].post.responses['409'].description).toBe(
-          'An event with this eventId already exists; the stored event is unchanged.',
-        );
+        // The create's own wording, and @Idempotent()'s for a key still in flight (Swagger joins them).
+        const conflict = doc.paths[CREATE].post.responses['409'].description;
+        expect(conflict).toContain('An event with this eventId already exists; the stored event is unchanged.');
+        expect(conflict).toContain('A request with the same Idempotency-Key is still being processed');
         expect(doc.paths[CREATE].post.responses['415'].content?.['application/problem+json'].example?.status).toBe(415);
       });
 

@@ -53,25 +53,55 @@ describe('users CLI', () => {
     const secondLine = 'not-the-password-2';
 
     const added = await runUsersCli(['add', 'alice'], { databaseUrl: DATABASE_URL, stdin: `${password}\n${secondLine}\n` });
-    expectResult(added, { code: 0, stdout: 'Added user "alice".\n', stderr: '' });
+    expectResult(added, { code: 0, stdout: 'Added user "alice" (editor).\n', stderr: '' });
 
     const list = await runUsersCli(['list'], { databaseUrl: DATABASE_URL });
-    expectResult(list, { code: 0, stdout: /^alice\t\(created \d{4}-\d\d-\d\dT[\d:.]+Z\)\n$/, stderr: '' });
+    expectResult(list, { code: 0, stdout: /^alice\teditor\t\(created \d{4}-\d\d-\d\dT[\d:.]+Z\)\n$/, stderr: '' });
 
     const json = await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL });
     expectResult(json, { code: 0, stdout: /^\[.*\]\n$/, stderr: '' });
     const users = JSON.parse(json.stdout) as Record<string, unknown>[];
-    expect(users).toEqual([{ username: 'alice', createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }]);
+    expect(users).toEqual([{ username: 'alice', role: 'editor', createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }]);
     expect(users[0].updatedAt).toBe(users[0].createdAt);
 
     expectNoSecrets([added, list, json], [password, secondLine]);
   }, 120_000);
 
+  it('add --role viewer makes a viewer; role changes it; list and list --json show the role; a wrong role exits 2', async () => {
+    const DATABASE_URL = databaseUrl();
+    const cli = (args: string[], stdin?: string) => runUsersCli(args, { databaseUrl: DATABASE_URL, stdin });
+    expectResult(await cli(['add', 'kiosk', '--role', 'viewer'], 'kiosk-password-1\n'), {
+      code: 0,
+      stdout: 'Added user "kiosk" (viewer).\n',
+      stderr: '',
+    });
+    expectResult(await cli(['add', '--role=editor', 'curator'], 'curator-password-1\n'), {
+      code: 0,
+      stdout: 'Added user "curator" (editor).\n',
+      stderr: '',
+    });
+    const roles = async () =>
+      (JSON.parse((await cli(['list', '--json'])).stdout) as { username: string; role: string }[]).map(({ username, role }) => [username, role]);
+    expect(await roles()).toEqual([['curator', 'editor'], ['kiosk', 'viewer']]);
+    expectResult(await cli(['list']), { code: 0, stdout: /^curator\teditor\t\(created [^)]+\)\nkiosk\tviewer\t\(created [^)]+\)\n$/, stderr: '' });
+
+    expectResult(await cli(['role', 'kiosk', 'editor']), { code: 0, stdout: '"kiosk" is now editor.\n', stderr: '' });
+    expectResult(await cli(['role', 'curator', 'viewer']), { code: 0, stdout: '"curator" is now viewer.\n', stderr: '' });
+    expect(await roles()).toEqual([['curator', 'viewer'], ['kiosk', 'editor']]);
+
+    expectResult(await cli(['role', 'nobody', 'viewer']), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
+    expectResult(await cli(['role', 'kiosk', 'admin']), { code: 2, stdout: '', stderr: /^Unknown role: admin; use viewer or editor\./ });
+    expectResult(await cli(['role', 'kiosk']), { code: 2, stdout: '', stderr: /^role needs a user name and a role/ });
+    expectResult(await cli(['add', 'other', '--role'], 'other-password-1\n'), { code: 2, stdout: '', stderr: /^--role needs a value/ });
+    expectResult(await cli(['add', 'other', '--role', 'root'], 'other-password-1\n'), { code: 2, stdout: '', stderr: /^Unknown role: root/ });
+    expect(await roles()).toEqual([['curator', 'viewer'], ['kiosk', 'editor']]);
+  }, 180_000);
+
   it('passwd changes the password (updatedAt moves), remove deletes the user, list then shows none', async () => {
     const DATABASE_URL = databaseUrl();
     expectResult(await runUsersCli(['add', 'bob'], { databaseUrl: DATABASE_URL, stdin: 'bob-password-old\n' }), {
       code: 0,
-      stdout: 'Added user "bob".\n',
+      stdout: 'Added user "bob" (editor).\n',
       stderr: '',
     });
     const changed = await runUsersCli(['passwd', 'bob'], { databaseUrl: DATABASE_URL, stdin: 'bob-password-new\n' });

@@ -12,10 +12,14 @@ import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
+import { RoleGuard } from './role.guard.js';
 import { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
 
-/** HTTP Basic authentication for every route that is not @Public(), and the users behind it. */
+/**
+ * HTTP Basic authentication for every route that is not @Public(), the role each route needs
+ * (@RequiresRole()), and the users behind both.
+ */
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([User])],
   providers: [
@@ -46,6 +50,8 @@ import { UsersService } from './users.service.js';
     BasicStrategy,
     AdminBootstrap,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
+    // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
+    { provide: APP_GUARD, useClass: RoleGuard },
   ],
   exports: [UsersService],
 })

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
 import { parseBasicAuthorization } from './basic-credentials.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
+import type { Role } from './roles.js';
 
 export const BASIC_REALM = 'museum';
 /** RFC 7617 challenge; charset tells clients to send UTF-8 credentials. */
@@ -17,6 +18,7 @@ export function clientAddress(request: Request): string {
 /** The authenticated caller, as `request.user`. */
 export interface AuthenticatedUser {
   readonly username: string;
+  readonly role: Role;
 }
 
 type VerifyDone = (error: unknown, user?: AuthenticatedUser | false) => void;

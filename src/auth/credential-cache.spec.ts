@@ -1,7 +1,7 @@
 import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 
-const ALICE = { username: 'alice' } as const;
-const BOB = { username: 'bob' } as const;
+const ALICE = { username: 'alice', role: 'editor' } as const;
+const BOB = { username: 'bob', role: 'viewer' } as const;
 const TTL = 60_000;
 
 /** A verdict decided against the stored hash fingerprinted 'basis-1'. */
@@ -112,7 +112,7 @@ describe('CredentialCache', () => {
     await cache.resolve('a', 'alice', () => Promise.resolve(verdict(ALICE)));
     await cache.resolve('b', 'bob', () => Promise.resolve(verdict(BOB)));
     cache.peek('a');
-    await cache.resolve('c', 'carol', () => Promise.resolve(verdict({ username: 'carol' })));
+    await cache.resolve('c', 'carol', () => Promise.resolve(verdict({ username: 'carol', role: 'editor' })));
     expect(cache.peek('a')).toEqual(ALICE);
     expect(cache.peek('b')).toBeUndefined();
   });
@@ -179,7 +179,7 @@ describe('CredentialCache', () => {
     };
     const results = Array.from({ length: 50 }, () => cache.resolve('k1', 'alice', compute));
     expect(calls).toBe(1);
-    const identity = { username: 'alice' };
+    const identity = { username: 'alice', role: 'editor' as const };
     pending.resolve(verdict(identity));
     const settled = await Promise.all(results);
     expect(settled).toHaveLength(50);

@@ -1,7 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
+import type { Role } from './roles.js';
 
-/** Who a verified credential belongs to; null records a refused credential. */
-export type CachedIdentity = { readonly username: string } | null;
+/** Who a verified credential belongs to and that user's role; null records a refused credential. */
+export type CachedIdentity = { readonly username: string; readonly role: Role } | null;
 
 /**
  * The outcome of one password check and what it was decided against: `basis` fingerprints the
@@ -36,7 +37,8 @@ export interface CredentialCacheOptions {
  *   `createHmac` costs 2.3 µs, and it runs on every request (3% of a delete's CPU as HMAC).
  * - Bounded in size (least recently used goes first) and in time (`ttlMs`), and everything about
  *   a user is dropped when that user changes in this process (`invalidateUser`). A change made
- *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`.
+ *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`; that includes the
+ *   user's role, which the cached identity carries.
  * - An expired verdict is not used, but handed to the next computation for the same credentials
  *   (`resolve`), which may confirm it by reading the user again instead of hashing again: with
  *   scrypt's 128 MiB and 0.3 s, a re-hash every `ttlMs` stalled every request with those

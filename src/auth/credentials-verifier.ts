@@ -43,7 +43,8 @@ export class CredentialsVerifier {
    * user). A password changed or a user removed elsewhere changes the stored hash, so those
    * credentials are checked again, against the new state. A right password whose stored hash has
    * other parameters than the current ones is hashed again with them (stored hashes carry their
-   * parameters, so old ones keep working until then).
+   * parameters, so old ones keep working until then). The role is always the one just read, so a
+   * role changed elsewhere is in force once the cached verdict expires, without a new hash.
    */
   private async check(
     { username, password }: BasicCredentials,
@@ -52,7 +53,9 @@ export class CredentialsVerifier {
   ): Promise<Verdict> {
     const user = await this.users.find(username);
     const basis = user ? this.cache.fingerprint(user.passwordHash) : null;
-    if (expired !== undefined && expired.basis === basis) return expired;
+    if (expired !== undefined && expired.basis === basis) {
+      return { identity: expired.identity && user ? { username: user.username, role: user.role } : null, basis };
+    }
     if (!user) {
       await this.gate.run(address, () => this.hasher.verifyUnknownUser(password));
       this.metrics.recordPasswordCheck();
@@ -61,7 +64,7 @@ export class CredentialsVerifier {
     const valid = await this.gate.run(address, () => this.hasher.verify(password, user.passwordHash));
     this.metrics.recordPasswordCheck();
     if (!valid) return { identity: null, basis };
-    const identity = { username: user.username };
+    const identity = { username: user.username, role: user.role };
     if (!this.hasher.needsRehash(user.passwordHash)) return { identity, basis };
     const renewed = await this.gate.run(address, () => this.hasher.hash(password));
     const replaced = await this.users.replaceHash(user.username, user.passwordHash, renewed);

@@ -5,6 +5,7 @@ import { describePasswordProblem, describeUsernameProblem } from './user.rules.j
 import { isUniqueViolation } from '../database/database-errors.js';
 import { CredentialCache } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';
+import { isRole, type Role, ROLES } from './roles.js';
 import { User } from './user.entity.js';
 
 /** A user operation that cannot be done as asked; the message is for the operator. */
@@ -20,6 +21,7 @@ export class UserManagementError extends Error {
 
 export interface UserSummary {
   readonly username: string;
+  readonly role: Role;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -47,19 +49,22 @@ export class UsersService {
 
   async list(): Promise<UserSummary[]> {
     const users = await this.users.find({ order: { username: 'ASC' } });
-    return users.map(({ username, createdAt, updatedAt }) => ({
+    return users.map(({ username, role, createdAt, updatedAt }) => ({
       username,
+      role,
       createdAt: new Date(createdAt),
       updatedAt: new Date(updatedAt),
     }));
   }
 
-  async add(username: string, password: string): Promise<void> {
+  /** Adds a user; an editor unless told otherwise, as every user was before roles existed. */
+  async add(username: string, password: string, role: Role = 'editor'): Promise<void> {
     this.check(username, password);
+    checkRole(role);
     const now = Date.now();
     const passwordHash = await this.hasher.hash(password);
     try {
-      await this.users.insert({ username, passwordHash, createdAt: now, updatedAt: now });
+      await this.users.insert({ username, passwordHash, role, createdAt: now, updatedAt: now });
     } catch (error) {
       if (isUniqueViolation(error)) throw new UserManagementError(`User "${username}" already exists.`, 'exists');
       throw error;
@@ -85,6 +90,14 @@ export class UsersService {
     return Boolean(result.affected);
   }
 
+  /** Takes effect at once in this process, elsewhere within the credential cache's time bound. */
+  async setRole(username: string, role: Role): Promise<void> {
+    checkRole(role);
+    const result = await this.users.update({ username }, { role, updatedAt: Date.now() });
+    this.cache?.invalidateUser(username);
+    if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
+  }
+
   async remove(username: string): Promise<void> {
     const result = await this.users.delete({ username });
     this.cache?.invalidateUser(username);
@@ -92,7 +105,8 @@ export class UsersService {
   }
 
   /**
-   * Makes `username` exist with `password`. Idempotent: when the stored hash already matches,
+   * Makes `username` exist with `password` as an editor (the bootstrap user must be able to do
+   * everything). Idempotent: when the stored hash already matches and the user is an editor,
    * nothing is written, so restarting with the same ADMIN_PASSWORD changes nothing.
    * Returns whether anything changed.
    */
@@ -100,11 +114,16 @@ export class UsersService {
     this.check(username, password);
     const existing = await this.find(username);
     if (existing) {
-      if (!this.hasher.needsRehash(existing.passwordHash) && (await this.hasher.verify(password, existing.passwordHash))) {
-        return false;
+      let changed = false;
+      if (this.hasher.needsRehash(existing.passwordHash) || !(await this.hasher.verify(password, existing.passwordHash))) {
+        await this.setPassword(username, password);
+        changed = true;
       }
-      await this.setPassword(username, password);
-      return true;
+      if (existing.role !== 'editor') {
+        await this.setRole(username, 'editor');
+        changed = true;
+      }
+      return changed;
     }
     try {
       await this.add(username, password);
@@ -112,6 +131,7 @@ export class UsersService {
       // Another instance starting at the same moment created it first: set ours.
       if (error instanceof UserManagementError && error.reason === 'exists') {
         await this.setPassword(username, password);
+        await this.setRole(username, 'editor');
       } else {
         throw error;
       }
@@ -125,4 +145,8 @@ export class UsersService {
     const passwordProblem = describePasswordProblem(password);
     if (passwordProblem) throw new UserManagementError(`The password ${passwordProblem}.`, 'invalid');
   }
+}
+
+function checkRole(role: string): void {
+  if (!isRole(role)) throw new UserManagementError(`The role must be one of: ${ROLES.join(', ')}.`, 'invalid');
 }

@@ -36,6 +36,22 @@ describe('loadConfig', () => {
     expect(config.auth.cacheMaxEntries).toBeGreaterThan(0);
   });
 
+  it('keeps idempotent responses 24 h and an in-flight key 60 s by default; both are configurable and checked', () => {
+    expect(loadConfig({}).idempotency).toEqual({ ttlMs: 86_400_000, inFlightMs: 60_000 });
+    expect(loadConfig({ IDEMPOTENCY_TTL_SECONDS: '1', IDEMPOTENCY_IN_FLIGHT_SECONDS: '3600' }).idempotency).toEqual({
+      ttlMs: 1000,
+      inFlightMs: 3_600_000,
+    });
+    for (const [variable, value] of [
+      ['IDEMPOTENCY_TTL_SECONDS', '0'],
+      ['IDEMPOTENCY_TTL_SECONDS', '604801'],
+      ['IDEMPOTENCY_IN_FLIGHT_SECONDS', '0'],
+      ['IDEMPOTENCY_IN_FLIGHT_SECONDS', 'soon'],
+    ]) {
+      expect(configErrorOf({ [variable]: value }).variable).toBe(variable);
+    }
+  });
+
   it('treats empty and blank values as unset', () => {
     const config = loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', LOG_LEVEL: ' ', CORS_ORIGINS: '' });
     expect(config.port).toBe(3000);

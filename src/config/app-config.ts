@@ -42,6 +42,16 @@ export interface AuthConfig {
   readonly hashMaxWaitMs: number;
 }
 
+export interface IdempotencyConfig {
+  /** How long a completed request's response is kept for replay (the draft suggests 24 h). */
+  readonly ttlMs: number;
+  /**
+   * How long a key may stay "in flight" before it is considered abandoned (its request died with
+   * its process) and a retry may take it over. Longer than any request can take.
+   */
+  readonly inFlightMs: number;
+}
+
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
@@ -62,6 +72,7 @@ export interface AppConfig {
   readonly auth: AuthConfig;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
   readonly shutdownGraceSeconds: number;
+  readonly idempotency: IdempotencyConfig;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -112,6 +123,10 @@ export function loadConfig(env: Env): AppConfig {
       hashMaxWaitMs: integer(env, 'AUTH_HASH_MAX_WAIT_MS', 5000, 100, 600_000),
     },
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
+    idempotency: {
+      ttlMs: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 604_800) * 1000,
+      inFlightMs: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 60, 1, 3600) * 1000,
+    },
   };
 }
 

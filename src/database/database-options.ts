@@ -8,6 +8,10 @@ import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/m
 import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
 import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
 import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
+import { UserRoles1764100000000 as MysqlUserRoles } from './migrations/mysql/1764100000000-user-roles.js';
+import { UserRoles1764100000000 as SqliteUserRoles } from './migrations/sqlite/1764100000000-user-roles.js';
+import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migrations/mysql/1764100001000-idempotency-keys.js';
+import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -21,8 +25,8 @@ export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion],
-  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion],
+  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion, SqliteUserRoles, SqliteIdempotencyKeys],
+  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion, MysqlUserRoles, MysqlIdempotencyKeys],
 } as const;
 
 /**

@@ -11,7 +11,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { RequiresRole } from '../auth/roles.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { EventIdParams } from './dto/event-id-params.dto.js';
@@ -30,12 +32,21 @@ const ETAG_HEADER = {
   },
 } as const;
 
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: 'Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
 @ApiTags('Special events')
 @Controller('special-events')
 export class SpecialEventsController {
   constructor(private readonly events: SpecialEventsService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({
     operationId: 'listSpecialEvents',
     summary: 'List special events',
@@ -71,7 +82,9 @@ export class SpecialEventsController {
   }
 
   @Post()
+  @RequiresRole('editor')
   @HttpCode(201)
+  @Idempotent()
   @ApiOperation({
     operationId: 'createSpecialEvent',
     summary: 'Create a special event',
@@ -92,6 +105,7 @@ export class SpecialEventsController {
         schema: { type: 'string' },
       },
       ...ETAG_HEADER,
+      ...REPLAYED_HEADER,
     },
   })
   @ApiProblemResponses(
@@ -119,6 +133,7 @@ export class SpecialEventsController {
   }
 
   @Get(':eventId')
+  @RequiresRole('viewer')
   @ApiOperation({
     operationId: 'getSpecialEvent',
     summary: 'Get special event',
@@ -152,6 +167,8 @@ export class SpecialEventsController {
   }
 
   @Patch(':eventId')
+  @RequiresRole('editor')
+  @Idempotent()
   @ApiOperation({
     operationId: 'updateSpecialEvent',
     summary: 'Update special event',
@@ -168,7 +185,7 @@ export class SpecialEventsController {
   @ApiOkResponse({
     description: 'Updated; the body is the event as stored, with its new ETag.',
     type: SpecialEventResponse,
-    headers: ETAG_HEADER,
+    headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
   })
   @ApiProblemResponses(400, 401, 404, 412, 413, 415, 429, 431, 503)
   async update(
@@ -183,6 +200,7 @@ export class SpecialEventsController {
   }
 
   @Delete(':eventId')
+  @RequiresRole('editor')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'deleteSpecialEvent',

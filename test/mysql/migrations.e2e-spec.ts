@@ -73,9 +73,27 @@ describe('npm run migration:* against MySQL', () => {
       CHARACTER_SET_NAME: 'utf8mb4',
       COLLATION_NAME: 'utf8mb4_bin',
     });
+    expect(byColumn['users.role']).toMatchObject({ COLUMN_TYPE: 'varchar(16)', CHARACTER_SET_NAME: 'ascii' });
     expect(npm('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
     expect(npm('migration:show')).toMatch(/\[X\] \d+ EventDatesAndVersion1764000000000/);
-  }, 90_000);
+  }, 180_000);
+
+  it('gives existing users the editor role, so no one loses access on upgrade', async () => {
+    // Back to the schema before roles (and idempotency keys) existed, with a user in it.
+    npm('migration:revert');
+    npm('migration:revert');
+    expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain('role');
+    const connection = await createConnection({ uri: `${MYSQL_TEST_URL}/${database.name}` });
+    try {
+      await connection.query('INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, 1, 1)', ['veteran', 'x']);
+      expect(npm('migration:run')).toContain('UserRoles1764100000000');
+      const [rows] = await connection.query<RowDataPacket[]>('SELECT username, role FROM users');
+      expect(rows.map((row) => ({ ...row }))).toEqual([{ username: 'veteran', role: 'editor' }]);
+      await connection.query('DELETE FROM users');
+    } finally {
+      await connection.end();
+    }
+  }, 180_000);
 
   it('gives every table InnoDB and a primary key (Galera replicates only those)', async () => {
     const connection = await createConnection({ uri: MYSQL_TEST_URL });
@@ -90,7 +108,7 @@ describe('npm run migration:* against MySQL', () => {
         .map((row) => ({ TABLE_NAME: row.TABLE_NAME as unknown, ENGINE: row.ENGINE as unknown, pk: Number(row.pk) }))
         .sort((a, b) => (String(a.TABLE_NAME) < String(b.TABLE_NAME) ? -1 : 1));
       expect(tables).toEqual(
-        ['migrations', 'special_event_dates', 'special_events', 'users'].map((TABLE_NAME) => ({
+        ['idempotency_keys', 'migrations', 'special_event_dates', 'special_events', 'users'].map((TABLE_NAME) => ({
           TABLE_NAME,
           ENGINE: 'InnoDB',
           pk: 1,
@@ -103,13 +121,16 @@ describe('npm run migration:* against MySQL', () => {
 
   it('reverts and re-applies cleanly', async () => {
     npm('migration:revert');
+    npm('migration:revert');
+    expect((await columns()).length).toBe(14);
+    npm('migration:revert');
     expect((await columns()).length).toBe(10);
     npm('migration:revert');
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
-    expect((await columns()).length).toBe(14);
-  }, 90_000);
+    expect((await columns()).length).toBe(15);
+  }, 180_000);
 });
 
 describe('upgrading in place a MySQL database that holds events from before the date index', () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import request from 'supertest';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
@@ -53,6 +54,62 @@ describe('two service processes on one MySQL database', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(39);
   });
+
+  it('one Idempotency-Key fired at both at once: one event, every 201 the same response, a later retry on either replays it', async () => {
+    const bob = basicHeader(BOB.user, BOB.password);
+    const key = crypto.randomUUID();
+    const { eventId: _generated, ...event } = { ...body(crypto.randomUUID()), name: `Idempotent ${key}` };
+    const sends = [a, b].flatMap((service) =>
+      Array.from({ length: 20 }, () =>
+        request(service.baseUrl).post('/special-events').set('Authorization', bob).set('Idempotency-Key', key).send(event),
+      ),
+    );
+    const responses = await Promise.all(sends);
+    const created = responses.filter((response) => response.status === 201);
+    expect(created.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(new Set(created.map((response) => response.text)).size).toBe(1);
+    expect(responses.filter((response) => response.status !== 201).map((response) => response.status)).toEqual(
+      Array.from({ length: 40 - created.length }, () => 409),
+    );
+    for (const service of [a, b]) {
+      const retried = await request(service.baseUrl).post('/special-events').set('Authorization', bob).set('Idempotency-Key', key).send(event);
+      expect({ status: retried.status, text: retried.text, replayed: retried.headers['idempotent-replayed'] }).toEqual({
+        status: 201,
+        text: created[0].text,
+        replayed: 'true',
+      });
+    }
+    const connection = await createConnection({ uri: database.url });
+    try {
+      const [rows] = await connection.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM special_events WHERE name = ?', [event.name]);
+      expect(Number(rows[0].n)).toBe(1);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  // Two users CLI runs (tsx, scrypt each) and the cache bound: longer than the default timeout.
+  it('a role changed with the users CLI reaches both instances within the cache bound', async () => {
+    const carol = { user: 'carol', password: 'carol-password-1234' };
+    const header = basicHeader(carol.user, carol.password);
+    const cli = (args: string[], input = '') =>
+      execFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/auth/users.cli.ts', ...args], {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { ...process.env, DATABASE_URL: database.url },
+        input,
+      });
+    cli(['add', carol.user, '--role', 'editor'], `${carol.password}\n`);
+    for (const service of [a, b]) {
+      const created = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+      expect(created.status).toBe(201);
+    }
+    cli(['role', carol.user, 'viewer']);
+    await new Promise((resolve) => setTimeout(resolve, CACHE_TTL_SECONDS * 1000 + 500));
+    for (const service of [a, b]) {
+      const refused = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+      expect(refused.status).toBe(403);
+    }
+  }, 180_000);
 
   it('users created through one instance work on the other; a removal reaches both within the cache bound', async () => {
     const alice = basicHeader(ALICE.user, ALICE.password);

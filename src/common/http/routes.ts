@@ -27,6 +27,14 @@ export interface Route {
 /** Marks the handlers that installRouteDefaults added, so that they are never taken for routes. */
 const GENERATED = Symbol('GENERATED_ROUTE');
 
+/**
+ * True for the 405 and 404 handlers installRouteDefaults added: they do nothing a caller could be
+ * refused, so a role check lets every authenticated caller reach their answer.
+ */
+export function isGeneratedRoute(handler: unknown): boolean {
+  return typeof handler === 'function' && Reflect.getMetadata(GENERATED, handler) === true;
+}
+
 function joinPath(...parts: string[]): string {
   const path = parts
     .flatMap((part) => part.split('/'))
@@ -122,7 +130,8 @@ export function installRouteDefaults(app: INestApplication): void {
   for (const route of routes) {
     if (!readsBody(route)) continue;
     const guards = (Reflect.getMetadata(GUARDS_METADATA, route.handler) ?? []) as unknown[];
-    if (!guards.includes(bodyReader)) Reflect.defineMetadata(GUARDS_METADATA, [...guards, bodyReader], route.handler);
+    // First among the handler's own guards: those after it (IdempotencyGuard) may need the body.
+    if (!guards.includes(bodyReader)) Reflect.defineMetadata(GUARDS_METADATA, [bodyReader, ...guards], route.handler);
   }
   const byController = new Map<Type, Route[]>();
   for (const route of routes)

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable } from '../../database/database-errors.js';
+import { PreparedResponse } from '../http/prepared-response.js';
 import { requestIdOf } from '../logging/request-logging.js';
 import { PROBLEM_CONTENT_TYPE, ProblemException } from './problem.js';
 
@@ -15,7 +16,8 @@ const GENERIC_DETAIL: Readonly<Record<number, string>> = {
 };
 
 /**
- * Turns every error into an RFC 9457 problem-details response (APP_FILTER). Errors the service
+ * Turns every error into an RFC 9457 problem-details response (APP_FILTER), except a
+ * PreparedResponse, which is sent as it is (a replayed idempotent response). Errors the service
  * raises on purpose carry their answer; client errors from the framework keep their status with a
  * generic text; an unavailable database is a 503 with Retry-After; anything else is logged with
  * a correlation id and answered with a bare 500 that shows nothing internal.
@@ -28,6 +30,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    if (exception instanceof PreparedResponse && !response.headersSent) {
+      exception.send(response);
+      return;
+    }
     const problem = this.toProblemException(exception, request);
     if (response.headersSent) {
       response.end();

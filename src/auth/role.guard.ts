@@ -1,0 +1,32 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { ProblemException } from '../common/problem/problem.js';
+import type { AuthenticatedUser } from './basic.strategy.js';
+import { IS_PUBLIC } from '../common/http/public.decorator.js';
+import { isGeneratedRoute } from '../common/http/routes.js';
+import { REQUIRED_ROLE, type Role, roleAllows } from './roles.js';
+
+/** What an authenticated route needs when it declares nothing: closed to viewers by default. */
+const DEFAULT_ROLE: Role = 'editor';
+
+/**
+ * The second global guard (APP_GUARD, registered after BasicAuthGuard, so it runs after it): the
+ * caller is authenticated by now, and a role below the operation's @RequiresRole() is a 403.
+ * Anonymous callers never get here; they get the Basic guard's 401 and learn nothing.
+ */
+@Injectable()
+export class RoleGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    // Another method or a deeper path: the same 405/404 for every role, since no role could do more.
+    if (isGeneratedRoute(context.getHandler())) return true;
+    const needed = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets) ?? DEFAULT_ROLE;
+    const { user } = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
+    if (user && roleAllows(user.role, needed)) return true;
+    throw new ProblemException(403, `This operation needs the ${needed} role; your role is ${user?.role ?? 'none'}.`);
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyGuard } from './idempotency.guard.js';
+import { IdempotencyStore } from './idempotency.store.js';
+
+/** Idempotency-Key support; a module whose controllers use @Idempotent() imports this. */
+@Module({
+  providers: [IdempotencyStore, IdempotencyGuard],
+  exports: [IdempotencyStore, IdempotencyGuard],
+})
+export class IdempotencyModule {}

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { METHODS } from 'node:http';
+import request, { type Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PasswordHasher } from '../src/auth/password-hasher.js';
+import { User } from '../src/auth/user.entity.js';
+import { UsersService } from '../src/auth/users.service.js';
+import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
+import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+
+/* oxlint-disable vitest/expect-expect -- the route cases assert through the expect* helpers */
+
+/**
+ * Roles (issue 19): a viewer lists and reads, an editor does everything on special events. Every
+ * route the app has registered is tried anonymously, as a viewer and as an editor, from a table
+ * keyed by the registered routes themselves: a new route without a row here fails the test, so
+ * no route ships without a decision about who may call it.
+ */
+
+const VIEWER = { user: 'kiosk', password: 'kiosk-password-1234' };
+const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
+
+type Caller = 'anonymous' | 'viewer' | 'editor';
+const AUTHORIZATION: Record<Caller, string | undefined> = { anonymous: undefined, viewer: VIEWER_AUTH, editor: AUTH };
+
+interface RouteCase {
+  /** Sends the route's request as `caller` (setting up what it needs first) and checks the answer. */
+  readonly check: (t: TestApp, caller: Caller) => Promise<void>;
+}
+
+function send(t: TestApp, method: string, path: string, caller: Caller): request.Test {
+  const req = request(t.baseUrl)[method.toLowerCase() as 'get'](path);
+  const authorization = AUTHORIZATION[caller];
+  return authorization === undefined ? req : req.set('Authorization', authorization);
+}
+
+async function createEvent(t: TestApp): Promise<string> {
+  const event = validEvent();
+  expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+  return event.eventId as string;
+}
+
+async function eventExists(t: TestApp, eventId: string): Promise<boolean> {
+  const rows = (await t.app
+    .get(DataSource)
+    .query('SELECT event_id FROM special_events WHERE event_id = ?', [eventId])) as unknown[];
+  return rows.length === 1;
+}
+
+/** 401 for anyone without credentials; then `viewer` and `editor` as given. */
+function authenticated(
+  answers: Record<Exclude<Caller, 'anonymous'>, (res: Response, path: string) => void>,
+  method: string,
+  makePath: (t: TestApp) => Promise<string> | string,
+): RouteCase {
+  return {
+    async check(t, caller) {
+      const path = await makePath(t);
+      const res = await send(t, method, path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path.split('?')[0]);
+      else answers[caller](res, path);
+    },
+  };
+}
+
+const forbidden = (res: Response, path: string): void => {
+  const problem = expectProblem(res, 403, path);
+  expect(problem.detail).toBe('This operation needs the editor role; your role is viewer.');
+};
+
+/** Anyone, with or without credentials, gets `status`. */
+function open(method: string, path: string, status: number): RouteCase {
+  return {
+    async check(t, caller) {
+      expectStatus(await send(t, method, path, caller), status);
+    },
+  };
+}
+
+/** Every registered route (`METHOD path` as Express holds it) and what each caller gets there. */
+const ROUTES: Record<string, RouteCase> = {
+  'POST /special-events': {
+    async check(t, caller) {
+      const event = validEvent();
+      const res = await send(t, 'POST', '/special-events', caller).send(event);
+      if (caller === 'anonymous') expectUnauthorized(res, '/special-events');
+      if (caller === 'viewer') forbidden(res, '/special-events');
+      if (caller === 'editor') expectStatus(res, 201);
+      expect(await eventExists(t, event.eventId as string)).toBe(caller === 'editor');
+    },
+  },
+  'DELETE /special-events/:eventId': {
+    async check(t, caller) {
+      const eventId = await createEvent(t);
+      const res = await send(t, 'DELETE', `/special-events/${eventId}`, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, `/special-events/${eventId}`);
+      if (caller === 'viewer') forbidden(res, `/special-events/${eventId}`);
+      if (caller === 'editor') expectStatus(res, 204);
+      expect(await eventExists(t, eventId)).toBe(caller !== 'editor');
+    },
+  },
+  'GET /special-events': authenticated(
+    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    'GET',
+    () => '/special-events?limit=1',
+  ),
+  'GET /special-events/:eventId': authenticated(
+    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    'GET',
+    (t) => createEvent(t).then((eventId) => `/special-events/${eventId}`),
+  ),
+  'PATCH /special-events/:eventId': {
+    async check(t, caller) {
+      const eventId = await createEvent(t);
+      const path = `/special-events/${eventId}`;
+      const res = await send(t, 'PATCH', path, caller).send({ name: `Patched by ${caller}` });
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'editor') expectStatus(res, 200);
+      const rows = (await t.app
+        .get(DataSource)
+        .query('SELECT name FROM special_events WHERE event_id = ?', [eventId])) as {
+        name: string;
+      }[];
+      expect(rows[0].name === `Patched by ${caller}`).toBe(caller === 'editor');
+    },
+  },
+  // Methods the paths do not support: the same 405 for every role (no role could do more).
+  'ALL /special-events': authenticated(
+    { viewer: (res, path) => expectProblem(res, 405, path), editor: (res, path) => expectProblem(res, 405, path) },
+    'PUT',
+    () => '/special-events',
+  ),
+  'ALL /special-events/:eventId': authenticated(
+    { viewer: (res, path) => expectProblem(res, 405, path), editor: (res, path) => expectProblem(res, 405, path) },
+    'PUT',
+    () => `/special-events/${randomUUID()}`,
+  ),
+  'ALL /special-events/*rest': authenticated(
+    { viewer: (res, path) => expectProblem(res, 404, path), editor: (res, path) => expectProblem(res, 404, path) },
+    'GET',
+    () => `/special-events/${randomUUID()}/more`,
+  ),
+  'GET /health/live': open('GET', '/health/live', 200),
+  'GET /health/ready': open('GET', '/health/ready', 200),
+  'GET /metrics': open('GET', '/metrics', 200),
+  'GET /openapi.json': open('GET', '/openapi.json', 200),
+  'GET /': open('GET', '/', 302),
+  // The answers installRouteDefaults adds on public paths: public too, for anyone.
+  'ALL /health/live': open('PUT', '/health/live', 405),
+  'ALL /health/ready': open('POST', '/health/ready', 405),
+  'ALL /health/*rest': open('GET', '/health/nothing-here', 404),
+  'ALL /metrics': open('DELETE', '/metrics', 405),
+  'ALL /metrics/*rest': open('GET', '/metrics/nothing-here', 404),
+};
+
+/**
+ * The app's routes as Express has them registered: `METHOD path`, or `ALL path` for a route that
+ * answers every method (Nest's @All()).
+ */
+function registeredRoutes(t: TestApp): string[] {
+  const express = t.app.getHttpAdapter().getInstance() as unknown as {
+    router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+  };
+  return express.router.stack.flatMap(({ route }) => {
+    if (route === undefined) return [];
+    const methods = Object.keys(route.methods).map((method) => method.toUpperCase());
+    if (METHODS.every((method) => methods.includes(method))) return [`ALL ${route.path}`];
+    return methods.map((method) => `${method} ${route.path}`);
+  });
+}
+
+describe('roles: every registered route, tried by each kind of caller', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('every registered route has a row in the table, and every row is a registered route', () => {
+    const registered = registeredRoutes(t).filter((route) => !isSwaggerUi(route));
+    expect([...new Set(registered)].sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  for (const [route, routeCase] of Object.entries(ROUTES)) {
+    for (const caller of ['anonymous', 'viewer', 'editor'] as const) {
+      it(`${route}: ${caller}`, async () => {
+        await routeCase.check(t, caller);
+      });
+    }
+  }
+
+  it('a role changed on this instance is in force on the next request', async () => {
+    const user = `switch-${randomUUID().slice(0, 8)}`;
+    const password = 'switch-password-1234';
+    const authorization = basicHeader(user, password);
+    const users = t.app.get(UsersService);
+    await users.add(user, password, 'viewer');
+    const post = () =>
+      request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
+    forbidden(await post(), '/special-events');
+    await users.setRole(user, 'editor');
+    expectStatus(await post(), 201);
+    await users.setRole(user, 'viewer');
+    forbidden(await post(), '/special-events');
+  });
+
+  it('the bootstrap user (ADMIN_USERNAME) is an editor', async () => {
+    expect((await t.app.get(UsersService).find(TEST_USER))?.role).toBe('editor');
+  });
+});
+
+/** Swagger UI's own assets under /docs (its page, scripts and styles), public by design. */
+function isSwaggerUi(route: string): boolean {
+  return /^GET \/docs(\/|$)/.test(route);
+}
+
+describe('roles: a change made elsewhere (the users CLI, another instance)', () => {
+  let t: TestApp;
+  const CACHE_TTL_SECONDS = 1;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is in force once AUTH_CACHE_TTL_SECONDS has passed, without the instance being told', async () => {
+    const user = `remote-${randomUUID().slice(0, 8)}`;
+    const password = 'remote-password-1234';
+    const authorization = basicHeader(user, password);
+    // As the users CLI does it: its own UsersService, without this instance's credential cache.
+    const elsewhere = new UsersService(t.app.get(DataSource).getRepository(User), new PasswordHasher());
+    await elsewhere.add(user, password, 'editor');
+    const post = () =>
+      request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
+    expectStatus(await post(), 201);
+    await elsewhere.setRole(user, 'viewer');
+    await new Promise((resolve) => setTimeout(resolve, CACHE_TTL_SECONDS * 1000 + 300));
+    forbidden(await post(), '/special-events');
+  });
+});
