@@ -461,6 +461,9 @@ describe('PATCH /special-events/{eventId}', () => {
       [{ price: null }, ['price']],
       [{ eventId: 'nope', name: 'x' }, ['eventId']],
       [{ eventId: randomUUID(), name: 'x' }, ['eventId']],
+      // Another event's id and another failing field: both named, as every failing field is.
+      [{ eventId: randomUUID(), name: '', price: '1' }, ['eventId', 'name', 'price']],
+      [{ eventId: randomUUID().toUpperCase(), typo: 1 }, ['eventId', 'typo']],
       [{ eventDescripton: 'typo' }, ['eventDescripton']],
       [{ name: null, price: '1', extra: 1 }, ['name', 'price', 'extra']],
       [{}, ['body']],

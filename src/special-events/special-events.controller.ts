@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -20,6 +20,7 @@ import { EventIdParams } from './dto/event-id-params.dto.js';
 import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
+import { EventIdUnchangedGuard } from './event-id-unchanged.guard.js';
 import { etagOf, type ListPage, SpecialEventsService, toResponse } from './special-events.service.js';
 
 const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
@@ -188,6 +189,7 @@ export class SpecialEventsController {
     headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
   })
   @ApiProblemResponses(400, 401, 404, 412, 413, 415, 429, 431, 503)
+  @UseGuards(EventIdUnchangedGuard)
   async update(
     @Param() { eventId }: EventIdParams,
     @Body() body: UpdateSpecialEventDto,
