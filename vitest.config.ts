@@ -61,7 +61,12 @@ export default defineConfig(async () => {
         galeraMissing === null
           ? {
               // Three database servers and three service processes: one file, nothing beside it.
-              test: { ...common, name: 'e2e-galera', include: ['test/galera/*.e2e-spec.ts'], env: { TEST_DATABASE: 'mysql' } },
+              test: {
+                ...common,
+                name: 'e2e-galera',
+                include: ['test/galera/*.e2e-spec.ts'],
+                env: { TEST_DATABASE: 'mysql' },
+              },
             }
           : {
               test: {

@@ -143,7 +143,10 @@ await dataSource.initialize();
 @Module({
   imports: [PassportModule],
   controllers: [SpecialEventsController, HealthController],
-  providers: [MapBasicStrategy, { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource, DEFAULT_POOL) }],
+  providers: [
+    MapBasicStrategy,
+    { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource, DEFAULT_POOL) },
+  ],
 })
 class MandatedFloorModule {}
 

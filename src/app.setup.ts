@@ -79,8 +79,23 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
           ? {
               origin,
               methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-              allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id'],
-              exposedHeaders: ['ETag', 'Idempotent-Replayed', 'Link', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+              allowedHeaders: [
+                'Authorization',
+                'Content-Type',
+                'Idempotency-Key',
+                'If-Match',
+                'If-None-Match',
+                'X-Request-Id',
+              ],
+              exposedHeaders: [
+                'ETag',
+                'Idempotent-Replayed',
+                'Link',
+                'Location',
+                'Retry-After',
+                'WWW-Authenticate',
+                'X-Request-Id',
+              ],
               maxAge: 600,
             }
           : { origin, methods: [], allowedHeaders: [], exposedHeaders: [] },

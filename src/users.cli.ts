@@ -67,7 +67,9 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
       case 'list': {
         const list = await users.list();
         if (json) {
-          process.stdout.write(`${JSON.stringify(list.map((user) => ({ ...user, createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() })))}\n`);
+          process.stdout.write(
+            `${JSON.stringify(list.map((user) => ({ ...user, createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() })))}\n`,
+          );
         } else if (list.length === 0) {
           process.stdout.write('No users.\n');
         } else {
@@ -124,7 +126,9 @@ function parseArguments(command: string, args: string[]): Arguments {
   if (!['add', 'passwd', 'remove'].includes(command)) throw new UsageError(`Unknown command: ${command}`);
   if (args.length !== 1) {
     throw new UsageError(
-      args.length === 0 ? `${command} needs a user name.` : `${command} takes one user name; passwords are never arguments.`,
+      args.length === 0
+        ? `${command} needs a user name.`
+        : `${command} takes one user name; passwords are never arguments.`,
     );
   }
   return { username: args[0], json: false };

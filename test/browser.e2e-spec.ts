@@ -433,7 +433,15 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expectStatus(created, 201);
     expect(created.headers['access-control-allow-origin']).toBe(allowed.origin);
     expect(headerList(created.headers['access-control-expose-headers'])).toEqual(
-      expect.arrayContaining(['etag', 'idempotent-replayed', 'link', 'location', 'retry-after', 'www-authenticate', 'x-request-id']),
+      expect.arrayContaining([
+        'etag',
+        'idempotent-replayed',
+        'link',
+        'location',
+        'retry-after',
+        'www-authenticate',
+        'x-request-id',
+      ]),
     );
     const unauthorized = await request(t.baseUrl)
       .delete(`/special-events/${event.eventId as string}`)

@@ -33,7 +33,10 @@ function withDefaults(value: string): string {
 }
 
 describe('docker-compose.yml', () => {
-  const compose = parse(read('docker-compose.yml')) as { services: Record<string, ComposeService>; volumes: Record<string, unknown> };
+  const compose = parse(read('docker-compose.yml')) as {
+    services: Record<string, ComposeService>;
+    volumes: Record<string, unknown>;
+  };
 
   it('runs MySQL 8.4 with a healthcheck, utf8mb4 and a named volume', () => {
     const mysql = compose.services.mysql;
@@ -51,7 +54,12 @@ describe('docker-compose.yml', () => {
     expect(service.depends_on?.mysql.condition).toBe('service_healthy');
     const env = service.environment ?? {};
     const database = parseDatabaseUrl(withDefaults(env.DATABASE_URL));
-    expect(database).toMatchObject({ type: 'mysql', host: 'mysql', port: 3306, database: compose.services.mysql.environment?.MYSQL_DATABASE });
+    expect(database).toMatchObject({
+      type: 'mysql',
+      host: 'mysql',
+      port: 3306,
+      database: compose.services.mysql.environment?.MYSQL_DATABASE,
+    });
     expect(database.type === 'mysql' && database.username).toBe(compose.services.mysql.environment?.MYSQL_USER);
     expect(env.DB_MIGRATIONS_RUN).toBe('true');
     expect(env.ADMIN_PASSWORD).toMatch(/\$\{ADMIN_PASSWORD:\?/);
@@ -114,11 +122,15 @@ describe('migrations in a production image (compiled DataSource, TypeORM CLI, no
     const database = await createTestDatabase();
     try {
       const cli = (command: string) =>
-        execFileSync(process.execPath, [join(ROOT, 'node_modules/typeorm/cli.js'), command, '-d', join(entry, '../data-source.js')], {
-          cwd: ROOT,
-          env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
-          encoding: 'utf8',
-        });
+        execFileSync(
+          process.execPath,
+          [join(ROOT, 'node_modules/typeorm/cli.js'), command, '-d', join(entry, '../data-source.js')],
+          {
+            cwd: ROOT,
+            env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url },
+            encoding: 'utf8',
+          },
+        );
       expect(cli('migration:run')).toContain('InitialSchema1763800000000');
       expect(cli('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
     } finally {

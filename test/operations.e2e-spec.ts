@@ -79,7 +79,10 @@ describe('health', () => {
   });
 
   it('other methods on the health endpoints: 405 with Allow, no credentials needed', async () => {
-    for (const res of [await request(t.baseUrl).post('/health/live'), await request(t.baseUrl).delete('/health/ready')]) {
+    for (const res of [
+      await request(t.baseUrl).post('/health/live'),
+      await request(t.baseUrl).delete('/health/ready'),
+    ]) {
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe('GET, HEAD');
     }
@@ -124,7 +127,17 @@ describe('GET /openapi.json', () => {
 
   // 431: headers over 16 KiB, answered before routing (README, "Decisions"), on every operation.
   it('response codes are exactly the contract: create 201,400,401,409,413,415,429,431,503', () => {
-    expect(Object.keys(responses(create())).sort()).toEqual(['201', '400', '401', '409', '413', '415', '429', '431', '503']);
+    expect(Object.keys(responses(create())).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '409',
+      '413',
+      '415',
+      '429',
+      '431',
+      '503',
+    ]);
   });
 
   it('response codes are exactly the contract: delete 204,400,401,404,429,431,503', () => {

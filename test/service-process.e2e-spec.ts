@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE, expectStatus, expectUnauthorized, validEvent, type Body } from './helpers/problem-assertions.js';
-import { childEnv, copyProject, ExitRecorder, killLeftovers, ProcessRun, type LogLine } from './helpers/service-process.js';
+import {
+  childEnv,
+  copyProject,
+  ExitRecorder,
+  killLeftovers,
+  ProcessRun,
+  type LogLine,
+} from './helpers/service-process.js';
 import { basicHeader } from './helpers/test-app.js';
 
 /**
@@ -130,7 +137,9 @@ async function expectCreateAndDelete(baseUrl: string, username: string, password
 
   expectUnauthorized(await request(baseUrl).post('/special-events').send(validEvent()), '/special-events');
   expectUnauthorized(await request(baseUrl).delete(path), path);
-  const wrong = await request(baseUrl).delete(path).set('Authorization', basicHeader(username, `${password}x`));
+  const wrong = await request(baseUrl)
+    .delete(path)
+    .set('Authorization', basicHeader(username, `${password}x`));
   expectUnauthorized(wrong, path);
   expect(wrong.headers['www-authenticate']).toBe(CHALLENGE);
 
@@ -184,7 +193,10 @@ async function createWhile(port: number, auth: string, event: Body, during: () =
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const first = await new Promise<RawResponse>((resolve, reject) => {
-      httpRequest({ host: '127.0.0.1', port, agent, path: '/health/live' }, (res) => void collect(res).then(resolve, reject))
+      httpRequest(
+        { host: '127.0.0.1', port, agent, path: '/health/live' },
+        (res) => void collect(res).then(resolve, reject),
+      )
         .once('error', reject)
         .end();
     });
@@ -263,7 +275,12 @@ describe('npm start (the README way)', () => {
       expect(second.stdout).not.toContain(password);
       // The generated password still opens the door (auth runs first: 404 means authenticated).
       const unknown = `/special-events/${randomUUID()}`;
-      expectStatus(await request(`http://127.0.0.1:${secondPort}`).delete(unknown).set('Authorization', basicHeader(user, password)), 404);
+      expectStatus(
+        await request(`http://127.0.0.1:${secondPort}`)
+          .delete(unknown)
+          .set('Authorization', basicHeader(user, password)),
+        404,
+      );
 
       second.signal('SIGTERM');
       expect(await second.waitForExit(STOP_TIMEOUT)).toEqual({ code: 0, signal: null });
@@ -284,7 +301,10 @@ describe('npm start (the README way)', () => {
 
       expect(run.stdout).not.toContain('shown only once');
       expect(run.logs()).toContainEqual(
-        expect.objectContaining({ context: 'AdminBootstrap', msg: expect.stringContaining(`"${username}" from ADMIN_USERNAME`) as unknown }),
+        expect.objectContaining({
+          context: 'AdminBootstrap',
+          msg: expect.stringContaining(`"${username}" from ADMIN_USERNAME`) as unknown,
+        }),
       );
       await expectCreateAndDelete(`http://127.0.0.1:${port}`, username, password);
 
@@ -314,20 +334,16 @@ describe('npm start (the README way)', () => {
     180_000,
   );
 
-  it(
-    'an invalid environment (PORT=abc) stops the start: exit code 1, PORT named on stderr, nothing listens',
-    async () => {
-      const run = npmStart({ DATABASE_URL: databaseUrl(), PORT: 'abc' });
-      const status = await run.waitForExit(START_TIMEOUT);
-      await run.waitForClose(STOP_TIMEOUT);
-      // nest start passes the service's exit code on, and npm passes nest's.
-      expect(status).toEqual({ code: 1, signal: null });
-      expect(serviceExitCodes(run)).toEqual([1]);
-      expect(run.stderr).toMatch(/^Invalid configuration: PORT .+$/m);
-      expect(run.logs()).toEqual([]);
-    },
-    180_000,
-  );
+  it('an invalid environment (PORT=abc) stops the start: exit code 1, PORT named on stderr, nothing listens', async () => {
+    const run = npmStart({ DATABASE_URL: databaseUrl(), PORT: 'abc' });
+    const status = await run.waitForExit(START_TIMEOUT);
+    await run.waitForClose(STOP_TIMEOUT);
+    // nest start passes the service's exit code on, and npm passes nest's.
+    expect(status).toEqual({ code: 1, signal: null });
+    expect(serviceExitCodes(run)).toEqual([1]);
+    expect(run.stderr).toMatch(/^Invalid configuration: PORT .+$/m);
+    expect(run.logs()).toEqual([]);
+  }, 180_000);
 });
 
 describe('node dist/main.js (the production start)', () => {
@@ -348,7 +364,11 @@ describe('node dist/main.js (the production start)', () => {
   }, 120_000);
 
   it('SIGINT (Ctrl-C) closes like SIGTERM and exits 0', async () => {
-    const run = nodeStart({ DATABASE_URL: databaseUrl(), ADMIN_USERNAME: 'curator', ADMIN_PASSWORD: 'Curator-password-42' });
+    const run = nodeStart({
+      DATABASE_URL: databaseUrl(),
+      ADMIN_USERNAME: 'curator',
+      ADMIN_PASSWORD: 'Curator-password-42',
+    });
     await run.waitForPort(START_TIMEOUT);
     run.signal('SIGINT');
     expect(await run.waitForExit(STOP_TIMEOUT)).toEqual({ code: 0, signal: null });

@@ -80,9 +80,13 @@ describe('SQLite write lock held by someone else, then released', () => {
 
     // Nothing refused was stored: every other refused id is still free, the deleted one still there.
     for (const event of refused.slice(1, 5)) {
-      expect((await http.delete(`/special-events/${event.eventId as string}`).set('Authorization', AUTH)).status).toBe(404);
+      expect((await http.delete(`/special-events/${event.eventId as string}`).set('Authorization', AUTH)).status).toBe(
+        404,
+      );
     }
-    expect((await http.delete(`/special-events/${stored.eventId as string}`).set('Authorization', AUTH)).status).toBe(204);
+    expect((await http.delete(`/special-events/${stored.eventId as string}`).set('Authorization', AUTH)).status).toBe(
+      204,
+    );
   });
 });
 

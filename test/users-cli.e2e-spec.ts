@@ -33,9 +33,18 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const exactly = (text: string): RegExp => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /** Exit code and both outputs at once, so that a failure shows everything the CLI said. */
-function expectResult(result: CliResult, expected: { code: number; stdout: string | RegExp; stderr: string | RegExp }): void {
-  const [stdout, stderr] = [expected.stdout, expected.stderr].map((text) => (text instanceof RegExp ? text : exactly(text)));
-  expect(result).toEqual({ code: expected.code, stdout: expect.stringMatching(stdout), stderr: expect.stringMatching(stderr) });
+function expectResult(
+  result: CliResult,
+  expected: { code: number; stdout: string | RegExp; stderr: string | RegExp },
+): void {
+  const [stdout, stderr] = [expected.stdout, expected.stderr].map((text) =>
+    text instanceof RegExp ? text : exactly(text),
+  );
+  expect(result).toEqual({
+    code: expected.code,
+    stdout: expect.stringMatching(stdout),
+    stderr: expect.stringMatching(stderr),
+  });
 }
 
 /** Nothing the CLI printed contains the password or a password hash. */
@@ -52,7 +61,10 @@ describe('users CLI', () => {
     const password = 'alice-password-1';
     const secondLine = 'not-the-password-2';
 
-    const added = await runUsersCli(['add', 'alice'], { databaseUrl: DATABASE_URL, stdin: `${password}\n${secondLine}\n` });
+    const added = await runUsersCli(['add', 'alice'], {
+      databaseUrl: DATABASE_URL,
+      stdin: `${password}\n${secondLine}\n`,
+    });
     expectResult(added, { code: 0, stdout: 'Added user "alice" (editor).\n', stderr: '' });
 
     const list = await runUsersCli(['list'], { databaseUrl: DATABASE_URL });
@@ -61,7 +73,14 @@ describe('users CLI', () => {
     const json = await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL });
     expectResult(json, { code: 0, stdout: /^\[.*\]\n$/, stderr: '' });
     const users = JSON.parse(json.stdout) as Record<string, unknown>[];
-    expect(users).toEqual([{ username: 'alice', role: 'editor', createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }]);
+    expect(users).toEqual([
+      {
+        username: 'alice',
+        role: 'editor',
+        createdAt: expect.stringMatching(ISO),
+        updatedAt: expect.stringMatching(ISO),
+      },
+    ]);
     expect(users[0].updatedAt).toBe(users[0].createdAt);
 
     expectNoSecrets([added, list, json], [password, secondLine]);
@@ -81,20 +100,51 @@ describe('users CLI', () => {
       stderr: '',
     });
     const roles = async () =>
-      (JSON.parse((await cli(['list', '--json'])).stdout) as { username: string; role: string }[]).map(({ username, role }) => [username, role]);
-    expect(await roles()).toEqual([['curator', 'editor'], ['kiosk', 'viewer']]);
-    expectResult(await cli(['list']), { code: 0, stdout: /^curator\teditor\t\(created [^)]+\)\nkiosk\tviewer\t\(created [^)]+\)\n$/, stderr: '' });
+      (JSON.parse((await cli(['list', '--json'])).stdout) as { username: string; role: string }[]).map(
+        ({ username, role }) => [username, role],
+      );
+    expect(await roles()).toEqual([
+      ['curator', 'editor'],
+      ['kiosk', 'viewer'],
+    ]);
+    expectResult(await cli(['list']), {
+      code: 0,
+      stdout: /^curator\teditor\t\(created [^)]+\)\nkiosk\tviewer\t\(created [^)]+\)\n$/,
+      stderr: '',
+    });
 
     expectResult(await cli(['role', 'kiosk', 'editor']), { code: 0, stdout: '"kiosk" is now editor.\n', stderr: '' });
-    expectResult(await cli(['role', 'curator', 'viewer']), { code: 0, stdout: '"curator" is now viewer.\n', stderr: '' });
-    expect(await roles()).toEqual([['curator', 'viewer'], ['kiosk', 'editor']]);
+    expectResult(await cli(['role', 'curator', 'viewer']), {
+      code: 0,
+      stdout: '"curator" is now viewer.\n',
+      stderr: '',
+    });
+    expect(await roles()).toEqual([
+      ['curator', 'viewer'],
+      ['kiosk', 'editor'],
+    ]);
 
     expectResult(await cli(['role', 'nobody', 'viewer']), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
-    expectResult(await cli(['role', 'kiosk', 'admin']), { code: 2, stdout: '', stderr: /^Unknown role: admin; use viewer or editor\./ });
+    expectResult(await cli(['role', 'kiosk', 'admin']), {
+      code: 2,
+      stdout: '',
+      stderr: /^Unknown role: admin; use viewer or editor\./,
+    });
     expectResult(await cli(['role', 'kiosk']), { code: 2, stdout: '', stderr: /^role needs a user name and a role/ });
-    expectResult(await cli(['add', 'other', '--role'], 'other-password-1\n'), { code: 2, stdout: '', stderr: /^--role needs a value/ });
-    expectResult(await cli(['add', 'other', '--role', 'root'], 'other-password-1\n'), { code: 2, stdout: '', stderr: /^Unknown role: root/ });
-    expect(await roles()).toEqual([['curator', 'viewer'], ['kiosk', 'editor']]);
+    expectResult(await cli(['add', 'other', '--role'], 'other-password-1\n'), {
+      code: 2,
+      stdout: '',
+      stderr: /^--role needs a value/,
+    });
+    expectResult(await cli(['add', 'other', '--role', 'root'], 'other-password-1\n'), {
+      code: 2,
+      stdout: '',
+      stderr: /^Unknown role: root/,
+    });
+    expect(await roles()).toEqual([
+      ['curator', 'viewer'],
+      ['kiosk', 'editor'],
+    ]);
   }, 180_000);
 
   it('passwd changes the password (updatedAt moves), remove deletes the user, list then shows none', async () => {
@@ -114,25 +164,50 @@ describe('users CLI', () => {
 
     const removed = await runUsersCli(['remove', 'bob'], { databaseUrl: DATABASE_URL });
     expectResult(removed, { code: 0, stdout: 'Removed user "bob".\n', stderr: '' });
-    expectResult(await runUsersCli(['list'], { databaseUrl: DATABASE_URL }), { code: 0, stdout: 'No users.\n', stderr: '' });
-    expectResult(await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL }), { code: 0, stdout: '[]\n', stderr: '' });
+    expectResult(await runUsersCli(['list'], { databaseUrl: DATABASE_URL }), {
+      code: 0,
+      stdout: 'No users.\n',
+      stderr: '',
+    });
+    expectResult(await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL }), {
+      code: 0,
+      stdout: '[]\n',
+      stderr: '',
+    });
     expectNoSecrets([changed, removed], ['bob-password-old', 'bob-password-new']);
   }, 120_000);
 
   it('refuses with exit 1: add of an existing user, remove or passwd of a missing one, a too-short or empty password', async () => {
     const DATABASE_URL = databaseUrl();
-    const cli = (args: string[], stdin?: string): Promise<CliResult> => runUsersCli(args, { databaseUrl: DATABASE_URL, stdin });
+    const cli = (args: string[], stdin?: string): Promise<CliResult> =>
+      runUsersCli(args, { databaseUrl: DATABASE_URL, stdin });
     expect((await cli(['add', 'alice'], 'alice-password-1\n')).code).toBe(0);
 
-    expectResult(await cli(['add', 'alice'], 'another-password-2\n'), { code: 1, stdout: '', stderr: 'User "alice" already exists.\n' });
+    expectResult(await cli(['add', 'alice'], 'another-password-2\n'), {
+      code: 1,
+      stdout: '',
+      stderr: 'User "alice" already exists.\n',
+    });
     expectResult(await cli(['remove', 'nobody']), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
-    expectResult(await cli(['passwd', 'nobody'], 'nobody-password-1\n'), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
+    expectResult(await cli(['passwd', 'nobody'], 'nobody-password-1\n'), {
+      code: 1,
+      stdout: '',
+      stderr: 'No user "nobody".\n',
+    });
     const tooShort = await cli(['add', 'carol'], 'short\n');
     expectResult(tooShort, { code: 1, stdout: '', stderr: /^The password must be 12 to 1024 characters\.\n$/ });
-    expectResult(await cli(['add', 'carol']), { code: 1, stdout: '', stderr: /^The password must be 12 to 1024 characters\.\n$/ });
+    expectResult(await cli(['add', 'carol']), {
+      code: 1,
+      stdout: '',
+      stderr: /^The password must be 12 to 1024 characters\.\n$/,
+    });
 
     // Nothing of the refused commands was stored: alice only, with her first password's timestamps.
-    const users = JSON.parse((await cli(['list', '--json'])).stdout) as { username: string; createdAt: string; updatedAt: string }[];
+    const users = JSON.parse((await cli(['list', '--json'])).stdout) as {
+      username: string;
+      createdAt: string;
+      updatedAt: string;
+    }[];
     expect(users.map((user) => user.username)).toEqual(['alice']);
     expect(users[0].updatedAt).toBe(users[0].createdAt);
   }, 120_000);
@@ -146,7 +221,11 @@ describe('users CLI', () => {
     expect(noUser.stderr).toMatch(USAGE);
 
     const passwordArgument = await cli(['add', 'alice', 'secretpassword']);
-    expectResult(passwordArgument, { code: 2, stdout: '', stderr: /^add takes one user name; passwords are never arguments\.\n/ });
+    expectResult(passwordArgument, {
+      code: 2,
+      stdout: '',
+      stderr: /^add takes one user name; passwords are never arguments\.\n/,
+    });
     expect(passwordArgument.stderr).toMatch(USAGE);
     expect(passwordArgument.stderr).not.toContain('secretpassword');
 
@@ -175,12 +254,18 @@ describe('users CLI', () => {
 describe('users CLI and service on the same database', () => {
   /** POST a valid event with the credentials: the response (201 or 401). */
   async function create(t: TestApp, username: string, password: string): Promise<request.Response> {
-    return request(t.baseUrl).post('/special-events').set('Authorization', basicHeader(username, password)).send(validEvent());
+    return request(t.baseUrl)
+      .post('/special-events')
+      .set('Authorization', basicHeader(username, password))
+      .send(validEvent());
   }
 
   async function expectCreated(t: TestApp, username: string, password: string): Promise<void> {
     const event = validEvent();
-    const res = await request(t.baseUrl).post('/special-events').set('Authorization', basicHeader(username, password)).send(event);
+    const res = await request(t.baseUrl)
+      .post('/special-events')
+      .set('Authorization', basicHeader(username, password))
+      .send(event);
     expectStatus(res, 201);
     expect(res.body).toStrictEqual(event);
   }
@@ -215,7 +300,9 @@ describe('users CLI and service on the same database', () => {
     });
 
     // The service's ADMIN_USERNAME user is in the CLI's list: one database, one set of users.
-    const users = JSON.parse((await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL })).stdout) as { username: string }[];
+    const users = JSON.parse((await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL })).stdout) as {
+      username: string;
+    }[];
     expect(users.map((user) => user.username)).toEqual([TEST_USER]);
   }, 180_000);
 

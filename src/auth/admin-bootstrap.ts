@@ -38,7 +38,9 @@ export class AdminBootstrap implements OnApplicationBootstrap {
     const admin = this.config.admin;
     if (admin) {
       const changed = await this.users.ensure(admin.username, admin.password);
-      this.logger.log(`User "${admin.username}" from ADMIN_USERNAME ${changed ? 'created or updated' : 'is up to date'}.`);
+      this.logger.log(
+        `User "${admin.username}" from ADMIN_USERNAME ${changed ? 'created or updated' : 'is up to date'}.`,
+      );
       return;
     }
     if ((await this.users.count()) > 0) return;

@@ -27,7 +27,8 @@ import { UsersService } from './users.service.js';
     {
       provide: CredentialCache,
       inject: [APP_CONFIG],
-      useFactory: ({ auth }: AppConfig) => new CredentialCache({ ttlMs: auth.cacheTtlMs, maxEntries: auth.cacheMaxEntries }),
+      useFactory: ({ auth }: AppConfig) =>
+        new CredentialCache({ ttlMs: auth.cacheTtlMs, maxEntries: auth.cacheMaxEntries }),
     },
     {
       provide: FailureLimiter,

@@ -46,7 +46,14 @@ export class PasswordHasher {
     // scrypt's output for a shorter length is a prefix of the full key: a cut hash would match
     // many passwords. Parameters scrypt refuses make the hash malformed, not the request a 500.
     if (expectedKey.length !== KEY_LENGTH || !supported(Number(logN), Number(r), Number(p))) return false;
-    const key = await derive(password, Buffer.from(salt, 'base64'), Number(logN), Number(r), Number(p), expectedKey.length);
+    const key = await derive(
+      password,
+      Buffer.from(salt, 'base64'),
+      Number(logN),
+      Number(r),
+      Number(p),
+      expectedKey.length,
+    );
     return key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
   }
 

@@ -16,9 +16,17 @@ export class User {
   role: Role;
 
   /** Milliseconds since the epoch; ordered listings and audit. */
-  @Column({ name: 'created_at', type: 'bigint', transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
+  @Column({
+    name: 'created_at',
+    type: 'bigint',
+    transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) },
+  })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
+  @Column({
+    name: 'updated_at',
+    type: 'bigint',
+    transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) },
+  })
   updatedAt: number;
 }

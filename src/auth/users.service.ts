@@ -115,7 +115,10 @@ export class UsersService {
     const existing = await this.find(username);
     if (existing) {
       let changed = false;
-      if (this.hasher.needsRehash(existing.passwordHash) || !(await this.hasher.verify(password, existing.passwordHash))) {
+      if (
+        this.hasher.needsRehash(existing.passwordHash) ||
+        !(await this.hasher.verify(password, existing.passwordHash))
+      ) {
         await this.setPassword(username, password);
         changed = true;
       }

@@ -86,7 +86,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -66,10 +66,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
     const message = (current as { message?: unknown }).message;
-    if (typeof message === 'string' && /pool is closed|connection is closed|database connection is not open|connection is not established|Can't add new command when connection is in closed state|timeout acquiring a connection|Queue limit reached/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /pool is closed|connection is closed|database connection is not open|connection is not established|Can't add new command when connection is in closed state|timeout acquiring a connection|Queue limit reached/i.test(
+        message,
+      )
+    ) {
       return true;
     }
-    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+    current =
+      (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
   }
   return false;
 }

@@ -40,7 +40,12 @@ export function prepareSqlite(db: Database.Database): void {
   failFastWhenUnavailable(db);
 }
 
-export const DEFAULT_POOL: DatabasePoolConfig = { size: 10, connectTimeoutMs: 5000, acquireTimeoutMs: 5000, queryTimeoutMs: 10_000 };
+export const DEFAULT_POOL: DatabasePoolConfig = {
+  size: 10,
+  connectTimeoutMs: 5000,
+  acquireTimeoutMs: 5000,
+  queryTimeoutMs: 10_000,
+};
 
 /**
  * THE TypeORM options, used by the Nest module and by `ormconfig.ts` (the migration CLI) alike.

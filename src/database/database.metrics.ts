@@ -53,8 +53,7 @@ export class DatabaseMetrics {
   }
 
   private registerPoolGauges(registry: Registry): void {
-    const pool = (): MysqlPoolInternals | undefined =>
-      mysqlPoolOf(this.dataSource) as MysqlPoolInternals | undefined;
+    const pool = (): MysqlPoolInternals | undefined => mysqlPoolOf(this.dataSource) as MysqlPoolInternals | undefined;
     const gauge = (name: string, help: string, read: (pool: MysqlPoolInternals) => number | undefined): void => {
       const metric: Gauge = new Gauge({
         name,

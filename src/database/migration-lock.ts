@@ -29,7 +29,9 @@ export async function withMigrationLock<T>(options: DataSourceOptions, initializ
       LOCK_WAIT_SECONDS,
     ]);
     if (rows[0]?.acquired !== 1) {
-      throw new Error(`Could not take the migration lock within ${LOCK_WAIT_SECONDS} s; is another instance stuck migrating?`);
+      throw new Error(
+        `Could not take the migration lock within ${LOCK_WAIT_SECONDS} s; is another instance stuck migrating?`,
+      );
     }
     return await initialize();
   } finally {

@@ -24,7 +24,8 @@ export const Idempotent = (): MethodDecorator =>
     ApiProblemResponses(
       {
         status: 409,
-        description: 'A request with the same Idempotency-Key is still being processed; retry shortly with the same key.',
+        description:
+          'A request with the same Idempotency-Key is still being processed; retry shortly with the same key.',
         detail: 'A request with this Idempotency-Key is still being processed; retry shortly.',
       },
       422,

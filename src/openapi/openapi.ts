@@ -17,7 +17,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('/', 'The host that serves this document')
     .addTag('Special events', 'Create and delete special events. HTTP Basic credentials are required.')
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
-    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' }, 'basic')
+    .addBasicAuth(
+      { type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' },
+      'basic',
+    )
     // Protected unless said otherwise, as the global guard is: see documentPublicRoutes.
     .addSecurityRequirements('basic')
     .build();

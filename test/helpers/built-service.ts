@@ -26,7 +26,11 @@ export interface RunningService {
 }
 
 /** Starts a compiled service with node on an OS-chosen port and waits until it listens. */
-export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
+export async function startService(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<RunningService> {
   const run = new ProcessRun(process.execPath, [entry], {
     cwd: ROOT,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),

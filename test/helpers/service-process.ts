@@ -10,7 +10,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
  * Variables the service (or npm, or Node) reads: a child gets none of the test runner's, only
  * what the test passes, as if started from a clean shell.
  */
-const SCRUBBED = /^(PORT|HOST|DATABASE_URL|ADMIN_.*|CORS_ORIGINS|LOG_LEVEL|TRUST_PROXY|DB_.*|AUTH_.*|MYSQL_.*|NODE_OPTIONS|NODE_ENV|VITEST.*|TEST_.*)$/;
+const SCRUBBED =
+  /^(PORT|HOST|DATABASE_URL|ADMIN_.*|CORS_ORIGINS|LOG_LEVEL|TRUST_PROXY|DB_.*|AUTH_.*|MYSQL_.*|NODE_OPTIONS|NODE_ENV|VITEST.*|TEST_.*)$/;
 
 export function childEnv(env: Record<string, string>): Record<string, string> {
   const base: Record<string, string> = {};
@@ -172,7 +173,10 @@ export class ProcessRun {
         if (value !== undefined) finish(() => resolve(value));
         else if (this.done) finish(() => reject(this.failure(`exited before ${what}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(this.failure(`no ${what} within ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(this.failure(`no ${what} within ${timeoutMs} ms`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void): void => {
         clearTimeout(timer);
         this.listeners.delete(check);

@@ -82,10 +82,15 @@ describe('npm run migration:* against MySQL', () => {
     // Back to the schema before roles (and idempotency keys) existed, with a user in it.
     npm('migration:revert');
     npm('migration:revert');
-    expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain('role');
+    expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain(
+      'role',
+    );
     const connection = await createConnection({ uri: `${MYSQL_TEST_URL}/${database.name}` });
     try {
-      await connection.query('INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, 1, 1)', ['veteran', 'x']);
+      await connection.query(
+        'INSERT INTO users (username, password_hash, created_at, updated_at) VALUES (?, ?, 1, 1)',
+        ['veteran', 'x'],
+      );
       expect(npm('migration:run')).toContain('UserRoles1764100000000');
       const [rows] = await connection.query<RowDataPacket[]>('SELECT username, role FROM users');
       expect(rows.map((row) => ({ ...row }))).toEqual([{ username: 'veteran', role: 'editor' }]);

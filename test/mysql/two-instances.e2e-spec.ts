@@ -27,7 +27,11 @@ describe('two service processes on one MySQL database', () => {
   beforeAll(async () => {
     database = await createTestDatabase('mysql');
     const entry = buildService('two-instances');
-    const common = { DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'true', AUTH_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) };
+    const common = {
+      DATABASE_URL: database.url,
+      DB_MIGRATIONS_RUN: 'true',
+      AUTH_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS),
+    };
     // Started together: the migration lock must let exactly one of them create the schema.
     [a, b] = await Promise.all([
       startService(entry, { ...common, ADMIN_USERNAME: ALICE.user, ADMIN_PASSWORD: ALICE.password }),
@@ -46,7 +50,10 @@ describe('two service processes on one MySQL database', () => {
       Array.from({ length: 20 }, () =>
         request(service.baseUrl)
           .post('/special-events')
-          .set('Authorization', basicHeader(index === 0 ? ALICE.user : BOB.user, index === 0 ? ALICE.password : BOB.password))
+          .set(
+            'Authorization',
+            basicHeader(index === 0 ? ALICE.user : BOB.user, index === 0 ? ALICE.password : BOB.password),
+          )
           .send(body(eventId)),
       ),
     );
@@ -61,7 +68,11 @@ describe('two service processes on one MySQL database', () => {
     const { eventId: _generated, ...event } = { ...body(crypto.randomUUID()), name: `Idempotent ${key}` };
     const sends = [a, b].flatMap((service) =>
       Array.from({ length: 20 }, () =>
-        request(service.baseUrl).post('/special-events').set('Authorization', bob).set('Idempotency-Key', key).send(event),
+        request(service.baseUrl)
+          .post('/special-events')
+          .set('Authorization', bob)
+          .set('Idempotency-Key', key)
+          .send(event),
       ),
     );
     const responses = await Promise.all(sends);
@@ -72,7 +83,11 @@ describe('two service processes on one MySQL database', () => {
       Array.from({ length: 40 - created.length }, () => 409),
     );
     for (const service of [a, b]) {
-      const retried = await request(service.baseUrl).post('/special-events').set('Authorization', bob).set('Idempotency-Key', key).send(event);
+      const retried = await request(service.baseUrl)
+        .post('/special-events')
+        .set('Authorization', bob)
+        .set('Idempotency-Key', key)
+        .send(event);
       expect({ status: retried.status, text: retried.text, replayed: retried.headers['idempotent-replayed'] }).toEqual({
         status: 201,
         text: created[0].text,
@@ -81,7 +96,10 @@ describe('two service processes on one MySQL database', () => {
     }
     const connection = await createConnection({ uri: database.url });
     try {
-      const [rows] = await connection.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM special_events WHERE name = ?', [event.name]);
+      const [rows] = await connection.query<RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM special_events WHERE name = ?',
+        [event.name],
+      );
       expect(Number(rows[0].n)).toBe(1);
     } finally {
       await connection.end();
@@ -93,20 +111,30 @@ describe('two service processes on one MySQL database', () => {
     const carol = { user: 'carol', password: 'carol-password-1234' };
     const header = basicHeader(carol.user, carol.password);
     const cli = (args: string[], input = '') =>
-      execFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/auth/users.cli.ts', ...args], {
-        cwd: join(import.meta.dirname, '..', '..'),
-        env: { ...process.env, DATABASE_URL: database.url },
-        input,
-      });
+      execFileSync(
+        join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
+        ['src/auth/users.cli.ts', ...args],
+        {
+          cwd: join(import.meta.dirname, '..', '..'),
+          env: { ...process.env, DATABASE_URL: database.url },
+          input,
+        },
+      );
     cli(['add', carol.user, '--role', 'editor'], `${carol.password}\n`);
     for (const service of [a, b]) {
-      const created = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+      const created = await request(service.baseUrl)
+        .post('/special-events')
+        .set('Authorization', header)
+        .send(body(crypto.randomUUID()));
       expect(created.status).toBe(201);
     }
     cli(['role', carol.user, 'viewer']);
     await new Promise((resolve) => setTimeout(resolve, CACHE_TTL_SECONDS * 1000 + 500));
     for (const service of [a, b]) {
-      const refused = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+      const refused = await request(service.baseUrl)
+        .post('/special-events')
+        .set('Authorization', header)
+        .send(body(crypto.randomUUID()));
       expect(refused.status).toBe(403);
     }
   }, 180_000);
@@ -116,20 +144,33 @@ describe('two service processes on one MySQL database', () => {
     const bob = basicHeader(BOB.user, BOB.password);
     for (const service of [a, b]) {
       for (const header of [alice, bob]) {
-        const created = await request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+        const created = await request(service.baseUrl)
+          .post('/special-events')
+          .set('Authorization', header)
+          .send(body(crypto.randomUUID()));
         expect(created.status).toBe(201);
       }
     }
 
-    execFileSync(join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'), ['src/users.cli.ts', 'remove', ALICE.user], {
-      cwd: join(import.meta.dirname, '..', '..'),
-      env: { ...process.env, DATABASE_URL: database.url },
-    });
+    execFileSync(
+      join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
+      ['src/users.cli.ts', 'remove', ALICE.user],
+      {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { ...process.env, DATABASE_URL: database.url },
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, CACHE_TTL_SECONDS * 1000 + 500));
     for (const service of [a, b]) {
-      const refused = await request(service.baseUrl).post('/special-events').set('Authorization', alice).send(body(crypto.randomUUID()));
+      const refused = await request(service.baseUrl)
+        .post('/special-events')
+        .set('Authorization', alice)
+        .send(body(crypto.randomUUID()));
       expect(refused.status).toBe(401);
-      const stillFine = await request(service.baseUrl).post('/special-events').set('Authorization', bob).send(body(crypto.randomUUID()));
+      const stillFine = await request(service.baseUrl)
+        .post('/special-events')
+        .set('Authorization', bob)
+        .send(body(crypto.randomUUID()));
       expect(stillFine.status).toBe(201);
     }
   });

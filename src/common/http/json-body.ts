@@ -56,7 +56,11 @@ export class JsonBodyReader implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
-    await this.readBody(http.getRequest<Request>(), http.getResponse<Response>(), this.mediaTypesOf(context.getHandler()));
+    await this.readBody(
+      http.getRequest<Request>(),
+      http.getResponse<Response>(),
+      this.mediaTypesOf(context.getHandler()),
+    );
     return true;
   }
 
@@ -73,10 +77,7 @@ export class JsonBodyReader implements CanActivate {
   private readBody(request: Request, response: Response, mediaTypes: readonly string[]): Promise<void> {
     if (!isJsonMediaType(request.headers['content-type'], mediaTypes)) {
       return Promise.reject(
-        new ProblemException(
-          415,
-          `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(' or ')}.`,
-        ),
+        new ProblemException(415, `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(' or ')}.`),
       );
     }
     // The client waits for this before sending the body (see deferContinueToBodyReader).
@@ -95,7 +96,10 @@ export class JsonBodyReader implements CanActivate {
 }
 
 /** One of `mediaTypes` (lower case), any letter case, with at most a UTF-8 charset parameter. */
-export function isJsonMediaType(header: string | undefined, mediaTypes: readonly string[] = ['application/json']): boolean {
+export function isJsonMediaType(
+  header: string | undefined,
+  mediaTypes: readonly string[] = ['application/json'],
+): boolean {
   if (header === undefined) return false;
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
   if (!mediaTypes.includes(mediaType)) return false;

@@ -90,7 +90,11 @@ export function rule(name: string, check: Check, options?: ValidationOptions): P
 }
 
 export const IsRfc9562Uuid = (options?: ValidationOptions): PropertyDecorator =>
-  rule('isRfc9562Uuid', (value) => (isRfc9562Uuid(value) ? null : 'must be a UUID (RFC 9562), e.g. 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f'), options);
+  rule(
+    'isRfc9562Uuid',
+    (value) => (isRfc9562Uuid(value) ? null : 'must be a UUID (RFC 9562), e.g. 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f'),
+    options,
+  );
 
 /** Text with visible content, `max` code points at most. */
 export const IsVisibleText = (max: number, options?: ValidationOptions): PropertyDecorator =>

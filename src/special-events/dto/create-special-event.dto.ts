@@ -28,11 +28,21 @@ export class CreateSpecialEventDto {
   @IsRfc9562Uuid()
   eventId?: string | null;
 
-  @ApiProperty({ minLength: 1, maxLength: R.nameMax, description: 'Must contain visible characters.', example: EVENT_EXAMPLE.name })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: R.nameMax,
+    description: 'Must contain visible characters.',
+    example: EVENT_EXAMPLE.name,
+  })
   @IsVisibleText(R.nameMax)
   name: string;
 
-  @ApiProperty({ minLength: 1, maxLength: R.locationMax, description: 'Must contain visible characters.', example: EVENT_EXAMPLE.location })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: R.locationMax,
+    description: 'Must contain visible characters.',
+    example: EVENT_EXAMPLE.location,
+  })
   @IsVisibleText(R.locationMax)
   location: string;
 

@@ -23,6 +23,12 @@ export class SpecialEventResponse {
   })
   dates: string[];
 
-  @ApiProperty({ type: Number, format: 'double', minimum: R.priceMin, maximum: R.priceMax, example: EVENT_EXAMPLE.price })
+  @ApiProperty({
+    type: Number,
+    format: 'double',
+    minimum: R.priceMin,
+    maximum: R.priceMax,
+    example: EVENT_EXAMPLE.price,
+  })
   price: number;
 }

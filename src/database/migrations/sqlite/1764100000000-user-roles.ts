@@ -5,9 +5,7 @@ export class UserRoles1764100000000 implements MigrationInterface {
   name = 'UserRoles1764100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE "users" ADD COLUMN "role" varchar(16) NOT NULL DEFAULT 'editor'`,
-    );
+    await queryRunner.query(`ALTER TABLE "users" ADD COLUMN "role" varchar(16) NOT NULL DEFAULT 'editor'`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
