@@ -57,7 +57,7 @@ export interface AppConfig {
   readonly host: string;
   readonly database: DatabaseConfig;
   readonly databasePool: DatabasePoolConfig;
-  /** Apply pending migrations at start. Default: on for SQLite, off for MySQL (see README). */
+  /** Apply pending migrations at start. Default: on for SQLite, off for MySQL (see docs/deployment.md). */
   readonly runMigrations: boolean;
   readonly admin: { readonly username: string; readonly password: string } | null;
   readonly corsOrigins: readonly string[];

@@ -9,7 +9,7 @@ const LOCK_WAIT_SECONDS = 120;
  * a MySQL named lock, so that several instances started at once with DB_MIGRATIONS_RUN=true
  * apply each migration once: the others wait, then find nothing pending. SQLite needs nothing:
  * its file lock serialises writers. Named locks are per server: on a multi-primary cluster
- * (Galera) or a distributed engine, run migrations once per deploy instead (README).
+ * (Galera) or a distributed engine, run migrations once per deploy instead (docs/deployment.md).
  */
 export async function withMigrationLock<T>(options: DataSourceOptions, initialize: () => Promise<T>): Promise<T> {
   if (options.type !== 'mysql' || !options.migrationsRun) return initialize();

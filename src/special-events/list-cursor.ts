@@ -10,7 +10,7 @@ export interface ListRange {
 
 /**
  * The `cursor` of a `next` link: the position of the page's last event and the range it belongs
- * to, as base64url JSON. Opaque to clients (the README says so); decoded strictly, so that a
+ * to, as base64url JSON. Opaque to clients (docs/api.md says so); decoded strictly, so that a
  * cursor that was altered or belongs to another range is a 400, never a wrong page.
  */
 export function encodeCursor(position: ListPosition, range: ListRange): string {
