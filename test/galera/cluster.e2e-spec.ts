@@ -51,11 +51,21 @@ interface Answer {
   readonly ms: number;
 }
 
-async function send(baseUrl: string, method: 'POST' | 'DELETE', path: string, payload?: unknown): Promise<Answer> {
+async function send(
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  payload?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
   const started = Date.now();
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { Authorization: AUTHORIZATION, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: AUTHORIZATION,
+      ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...extraHeaders,
+    },
     body: payload === undefined ? undefined : JSON.stringify(payload),
     signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
   });
@@ -253,6 +263,35 @@ describe('the built service on a three-node Galera cluster', () => {
       expect((await send(c.baseUrl, 'DELETE', `/special-events/${eventId}`)).status).toBe(404);
       expect((await create(c, body(eventId, 'Again'))).status).toBe(201);
       expect((await create(a, body(eventId))).status).toBe(409);
+    }
+  });
+
+  it('created on one instance, read and updated on the others: every node answers with the latest write', async () => {
+    for (let cycle = 0; cycle < 10; cycle += 1) {
+      const [a, b, c] = [0, 1, 2].map((offset) => services[(cycle + offset) % 3] as RunningService) as [
+        RunningService,
+        RunningService,
+        RunningService,
+      ];
+      const eventId = crypto.randomUUID();
+      const path = `/special-events/${eventId}`;
+      expect((await create(a, body(eventId))).status).toBe(201);
+      // wsrep_sync_wait makes a read on another node wait for the writes its node has been sent.
+      const read = await send(b.baseUrl, 'GET', path);
+      expect(read.status).toBe(200);
+      expect(JSON.parse(read.body)).toEqual(body(eventId));
+      const etag = read.headers.get('etag') as string;
+      const updated = await send(c.baseUrl, 'PATCH', path, { name: `Updated ${cycle}` }, { 'If-Match': etag });
+      expect(updated.status).toBe(200);
+      expect(updated.headers.get('etag')).not.toBe(etag);
+      const reread = await send(a.baseUrl, 'GET', path);
+      expect(reread.status).toBe(200);
+      expect(JSON.parse(reread.body)).toEqual({ ...body(eventId), name: `Updated ${cycle}` });
+      expect(reread.headers.get('etag')).toBe(updated.headers.get('etag'));
+      // The tag read before the update is stale on every node.
+      expect((await send(b.baseUrl, 'PATCH', path, { name: 'Stale' }, { 'If-Match': etag })).status).toBe(412);
+      expect((await send(b.baseUrl, 'DELETE', path)).status).toBe(204);
+      expect((await send(c.baseUrl, 'GET', path)).status).toBe(404);
     }
   });
 
