@@ -3,10 +3,6 @@
 
 # Node 24 LTS: the version .ci/run runs the whole test suite on.
 FROM node:24-bookworm-slim AS toolchain
-# better-sqlite3 compiles from source on install.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 
