@@ -66,7 +66,7 @@ async function send(
       ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...extraHeaders,
     },
-    body: payload === undefined ? undefined : JSON.stringify(payload),
+    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
     signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
   });
   return { status: response.status, headers: response.headers, body: await response.text(), ms: Date.now() - started };
