@@ -781,6 +781,16 @@ describe('the failure window', () => {
     await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
     await expectAccepted(t, AUTH);
   }, 60_000);
+
+  it('concurrent first requests of a valid user share one check, so they are one attempt, not one each', async () => {
+    const user = `burst-${suffix()}`;
+    const password = 'burst-password-1234';
+    await t.app.get(UsersService).add(user, password);
+    const authorization = basicHeader(user, password);
+    // Ten at once with a limit of 2: counted per request, all but two would be 429.
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(t, authorization)));
+    expect(responses.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 201));
+  });
 });
 
 describe('a bound on concurrent password hashes', () => {

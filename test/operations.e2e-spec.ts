@@ -125,28 +125,31 @@ describe('GET /openapi.json', () => {
     for (const path of ['/health/live', '/health/ready']) expect(doc.paths[path].get.security).toEqual([]);
   });
 
-  // 431: headers over 16 KiB, answered before routing (README, "Decisions"), on every operation.
-  it('response codes are exactly the contract: create 201,400,401,409,413,415,429,431,503', () => {
+  // 431: headers over 16 KiB, answered before routing (docs/api.md), on every operation; 403 for a
+  // role below the operation's, and 422 for an Idempotency-Key used for another request.
+  it('response codes are exactly the contract: create 201,400,401,403,409,413,415,422,429,431,503', () => {
     expect(Object.keys(responses(create())).sort()).toEqual([
       '201',
       '400',
       '401',
+      '403',
       '409',
       '413',
       '415',
+      '422',
       '429',
       '431',
       '503',
     ]);
   });
 
-  it('response codes are exactly the contract: delete 204,400,401,404,429,431,503', () => {
-    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '404', '429', '431', '503']);
+  it('response codes are exactly the contract: delete 204,400,401,403,404,429,431,503', () => {
+    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '403', '404', '429', '431', '503']);
   });
 
   it('201 has a Location header and the stored event as application/json', () => {
     const created = responses(create())['201'];
-    expect(Object.keys(created.headers as Body)).toEqual(['Location', 'ETag']);
+    expect(Object.keys(created.headers as Body)).toEqual(['Location', 'ETag', 'Idempotent-Replayed']);
     expect(((created.headers as Record<string, Body>).Location.schema as Body).type).toBe('string');
     const content = created.content as Record<string, Body>;
     expect(Object.keys(content)).toEqual(['application/json']);

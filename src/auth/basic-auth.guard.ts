@@ -41,6 +41,9 @@ function checksBusy(): ProblemException {
  */
 @Injectable()
 export class BasicAuthGuard extends AuthGuard('basic') {
+  /** Requests waiting for a check, by address and Authorization header: what begin() counted. */
+  private readonly checking = new Map<string, number>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: FailureLimiter,
@@ -83,8 +86,14 @@ export class BasicAuthGuard extends AuthGuard('basic') {
       request.user = cached.identity;
       return;
     }
-    // Counted before the check starts, so that concurrent guesses count at once.
-    this.limiter.begin(address, username);
+    // Counted before the check starts, so that concurrent guesses count at once; but once per
+    // set of credentials in flight from an address, since those requests share one check
+    // (single-flight): forty concurrent first requests of one valid user are one attempt, not forty.
+    const attempt = `${address}\n${header as string}`;
+    const waiting = this.checking.get(attempt) ?? 0;
+    const counted = waiting === 0;
+    this.checking.set(attempt, waiting + 1);
+    if (counted) this.limiter.begin(address, username);
     try {
       await super.canActivate(context);
     } catch (error) {
@@ -93,10 +102,14 @@ export class BasicAuthGuard extends AuthGuard('basic') {
         throw error;
       }
       // Not a wrong password: the check could not be made.
-      this.limiter.withdraw(address, username);
+      if (counted) this.limiter.withdraw(address, username);
       throw error instanceof HashGateBusyError ? checksBusy() : error;
+    } finally {
+      const left = (this.checking.get(attempt) ?? 1) - 1;
+      if (left === 0) this.checking.delete(attempt);
+      else this.checking.set(attempt, left);
     }
-    this.limiter.withdraw(address, username);
+    if (counted) this.limiter.withdraw(address, username);
     this.limiter.succeeded(address, username);
   }
 

@@ -113,7 +113,7 @@ describe('two service processes on one MySQL database', () => {
     const cli = (args: string[], input = '') =>
       execFileSync(
         join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
-        ['src/auth/users.cli.ts', ...args],
+        ['src/users.cli.ts', ...args],
         {
           cwd: join(import.meta.dirname, '..', '..'),
           env: { ...process.env, DATABASE_URL: database.url },

@@ -11,6 +11,13 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
  */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * The content codings a body may come in. body-parser decodes whatever the running Node's zlib
+ * can (zstd too on Node 24, not on 22): the list is fixed here so that every supported Node
+ * answers the same.
+ */
+const CONTENT_CODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+
 /** Body-parser error types and the answer each gets; anything else is a server fault. */
 const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> = {
   'entity.too.large': { status: 413, detail: `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.` },
@@ -79,6 +86,11 @@ export class JsonBodyReader implements CanActivate {
       return Promise.reject(
         new ProblemException(415, `The request body must be JSON, sent with Content-Type: ${mediaTypes.join(' or ')}.`),
       );
+    }
+    const coding = (request.headers['content-encoding'] ?? '').trim().toLowerCase() || 'identity';
+    if (!CONTENT_CODINGS.has(coding)) {
+      const { status, detail } = BODY_ERRORS['encoding.unsupported'];
+      return Promise.reject(new ProblemException(status, detail));
     }
     // The client waits for this before sending the body (see deferContinueToBodyReader).
     if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
