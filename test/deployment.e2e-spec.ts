@@ -105,7 +105,9 @@ describe('Dockerfile', () => {
     walk(join(entry, '..'));
     const missing = new Set<string>();
     for (const file of files) {
-      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+        /\b(?:from|import)\s*\(?\s*['"]([^'"\s]+)['"]/g,
+      )) {
         if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
         if (!allowed.has(name)) missing.add(`${name} (in ${file.slice(ROOT.length + 1)})`);
