@@ -513,6 +513,8 @@ describe('PATCH /special-events/{eventId}', () => {
     expect(expectEvent(await get(id), { ...sent, name: 'A' })).toBe(second);
     expectEvent(await patch(id, { name: 'C' }).set('If-Match', `"x", ${second}`), { ...sent, name: 'C' });
     expectEvent(await patch(id, { name: 'D' }).set('If-Match', '*'), { ...sent, name: 'D' });
+    // An empty If-Match holds no tag at all: taken as absent, not as one that fails.
+    expectEvent(await patch(id, { name: 'E' }).set('If-Match', ''), { ...sent, name: 'E' });
   });
 
   it('concurrent updates with the same If-Match: exactly one 200, every other 412', async () => {

@@ -148,9 +148,10 @@ export class SpecialEventsService {
    * Applies the patch to the stored event and returns the event as stored. The write is a
    * conditional UPDATE on the version read, so the database decides between concurrent updates:
    * with If-Match, one whose tag went stale meanwhile gets 412; without, the patch is applied
-   * again to the fresh state.
+   * again to the fresh state. An empty If-Match (an empty list of tags) is taken as absent.
    */
-  async update(eventId: string, patch: UpdateSpecialEventDto, ifMatch?: string): Promise<SpecialEvent> {
+  async update(eventId: string, patch: UpdateSpecialEventDto, ifMatchHeader?: string): Promise<SpecialEvent> {
+    const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
     if (patch.eventId !== undefined && patch.eventId !== null && patch.eventId !== eventId) {
       throw validationProblem([
         { field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` },
