@@ -500,6 +500,27 @@ describe('with the default app', () => {
       expectUnauthorized(await post(t, undefined), '/special-events');
       expect(verify).not.toHaveBeenCalled();
     });
+
+    it('the Authorization header is hashed once per request: on a miss, a hit, a refusal and a malformed header', async () => {
+      const keyOf = vi.spyOn(CredentialCache.prototype, 'keyOf');
+      const user = `once-${suffix()}`;
+      await t.app.get(UsersService).add(user, 'once-password-1234');
+      const valid = basicHeader(user, 'once-password-1234');
+      const wrong = basicHeader(user, `wrong-${suffix()}`);
+      const cases: [string | undefined, number][] = [
+        [valid, 201], // new credentials: the guard and then passport's strategy
+        [valid, 201], // cached
+        [wrong, 401], // new and wrong
+        [wrong, 401], // a cached refusal
+        ['Basic ***', 401], // not Basic credentials
+        [undefined, 401], // no header: nothing to hash
+      ];
+      for (const [authorization, status] of cases) {
+        keyOf.mockClear();
+        expect((await post(t, authorization)).status).toBe(status);
+        expect(keyOf).toHaveBeenCalledTimes(authorization === undefined ? 0 : 1);
+      }
+    });
   });
 
   describe('secrets never reach the log', () => {

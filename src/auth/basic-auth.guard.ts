@@ -4,7 +4,6 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from './auth.metrics.js';
-import { parseBasicAuthorization } from './basic-credentials.js';
 import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.strategy.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
@@ -66,13 +65,14 @@ export class BasicAuthGuard extends AuthGuard('basic') {
    */
   private async authenticate(context: ExecutionContext): Promise<void> {
     const request = context.switchToHttp().getRequest<Request>();
-    const header = request.headers.authorization;
+    // The header's one keyed hash for this request: the cache key, and all that is kept of it.
+    const presented = this.verifier.present(request);
     // Known credentials (nearly every request) are answered from the credential cache, without
-    // passport's per-request machinery; the rest go through the passport strategy.
-    const cached = header === undefined ? undefined : this.verifier.cached(header);
-    const username = cached?.username ?? parseBasicAuthorization(header)?.username;
+    // parsing and without passport's per-request machinery; the rest go through the strategy.
+    const cached = presented === null ? undefined : this.verifier.cached(presented);
+    const username = cached?.username ?? presented?.credentials?.username;
     // No credentials, or a header that is not Basic credentials: nothing was guessed, nothing counts.
-    if (username === undefined) throw this.refuse();
+    if (presented === null || username === undefined) throw this.refuse();
 
     const address = clientAddress(request);
     const retryAfter = this.limiter.retryAfterSeconds(address, username);
@@ -89,7 +89,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     // Counted before the check starts, so that concurrent guesses count at once; but once per
     // set of credentials in flight from an address, since those requests share one check
     // (single-flight): forty concurrent first requests of one valid user are one attempt, not forty.
-    const attempt = `${address}\n${header as string}`;
+    const attempt = `${address}\n${presented.key}`;
     const waiting = this.checking.get(attempt) ?? 0;
     const counted = waiting === 0;
     this.checking.set(attempt, waiting + 1);

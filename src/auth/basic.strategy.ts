@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
-import { parseBasicAuthorization } from './basic-credentials.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import type { Role } from './roles.js';
 
@@ -45,7 +44,8 @@ export class BasicStrategy extends PassportStrategy(HttpBasicStrategy, 'basic') 
 
   override authenticate(request: Request): void {
     const strategy = this as unknown as PassportHttpInternals;
-    const credentials = parseBasicAuthorization(request.headers.authorization);
+    // The guard has already presented them: the same object, hashed and parsed once.
+    const credentials = this.verifier.present(request)?.credentials;
     if (!credentials) return strategy.fail(BASIC_CHALLENGE, 401);
     strategy._verify(request, credentials.username, credentials.password, (error, user) => {
       if (error) return strategy.error(error);
@@ -55,11 +55,9 @@ export class BasicStrategy extends PassportStrategy(HttpBasicStrategy, 'basic') 
   }
 
   async validate(request: Request, username: string, password: string): Promise<AuthenticatedUser | false> {
-    const identity = await this.verifier.verify(
-      request.headers.authorization ?? '',
-      { username, password },
-      clientAddress(request),
-    );
+    const presented = this.verifier.present(request);
+    if (presented === null) return false;
+    const identity = await this.verifier.verify(presented, { username, password }, clientAddress(request));
     return identity ?? false;
   }
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { AuthMetrics } from './auth.metrics.js';
 import type { BasicCredentials } from './basic-credentials.js';
 import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
+import { PresentedCredentials } from './presented-credentials.js';
 import { UsersService } from './users.service.js';
 
 /** Checks Basic credentials against the stored users, through the credential cache. */
@@ -17,13 +19,18 @@ export class CredentialsVerifier {
     private readonly gate: HashGate,
   ) {}
 
+  /** The credentials `request` presents: its Authorization header, hashed once for the request. */
+  present(request: Request): PresentedCredentials | null {
+    return PresentedCredentials.of(request, this.cache);
+  }
+
   /**
-   * The cached verdict for an Authorization header, without any work beyond one keyed hash: the
-   * user and the user name the credentials gave (null user when these exact credentials were
+   * The cached verdict for presented credentials, without any work beyond their one keyed hash:
+   * the user and the user name the credentials gave (null user when these exact credentials were
    * refused), or undefined when they must be checked.
    */
-  cached(authorizationHeader: string): { identity: CachedIdentity; username: string } | undefined {
-    return this.cache.lookup(this.cache.keyOf(authorizationHeader));
+  cached(presented: PresentedCredentials): { identity: CachedIdentity; username: string } | undefined {
+    return this.cache.lookup(presented.key);
   }
 
   /**
@@ -31,8 +38,8 @@ export class CredentialsVerifier {
    * HashGateBusyError when the password check could not start in time; `address` (the client's)
    * is whose turn in the hash gate the check takes.
    */
-  verify(authorizationHeader: string, credentials: BasicCredentials, address: string): Promise<CachedIdentity> {
-    return this.cache.resolve(this.cache.keyOf(authorizationHeader), credentials.username, (expired) =>
+  verify(presented: PresentedCredentials, credentials: BasicCredentials, address: string): Promise<CachedIdentity> {
+    return this.cache.resolve(presented.key, credentials.username, (expired) =>
       this.check(credentials, expired, address),
     );
   }
