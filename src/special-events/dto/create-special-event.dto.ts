@@ -1,21 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
-import {
-  IsFiniteNumberInRange,
-  IsRfc9562Uuid,
-  IsStringList,
-  IsVisibleText,
-} from '../../common/validation/validators.js';
-import { EVENT_EXAMPLE, EVENT_RULES as R } from '../special-event.rules.js';
+import { FIELD_SCHEMA, FieldRule, LowercaseId } from './event-fields.js';
 
-const lowercase = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.toLowerCase() : value);
+const VISIBLE = 'Must contain visible characters.';
 
 /** The body of POST /special-events. Lengths count Unicode code points. */
 export class CreateSpecialEventDto {
   @ApiPropertyOptional({
-    type: String,
-    format: 'uuid',
+    ...FIELD_SCHEMA.eventId,
     nullable: true,
     description:
       'Any RFC 9562 UUID, any letter case; stored and returned in lowercase. Absent or null: the service generates a UUIDv7.',
@@ -23,57 +15,34 @@ export class CreateSpecialEventDto {
     // give the first caller a 201 and everyone after a 409.
     example: null,
   })
-  @Transform(lowercase)
+  @LowercaseId()
   @IsOptional()
-  @IsRfc9562Uuid()
+  @FieldRule.eventId()
   eventId?: string | null;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: R.nameMax,
-    description: 'Must contain visible characters.',
-    example: EVENT_EXAMPLE.name,
-  })
-  @IsVisibleText(R.nameMax)
+  @ApiProperty({ ...FIELD_SCHEMA.name, description: VISIBLE })
+  @FieldRule.name()
   name: string;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: R.locationMax,
-    description: 'Must contain visible characters.',
-    example: EVENT_EXAMPLE.location,
-  })
-  @IsVisibleText(R.locationMax)
+  @ApiProperty({ ...FIELD_SCHEMA.location, description: VISIBLE })
+  @FieldRule.location()
   location: string;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: R.descriptionMax,
-    description: 'Must contain visible characters.',
-    example: EVENT_EXAMPLE.eventDescription,
-  })
-  @IsVisibleText(R.descriptionMax)
+  @ApiProperty({ ...FIELD_SCHEMA.eventDescription, description: VISIBLE })
+  @FieldRule.eventDescription()
   eventDescription: string;
 
   @ApiProperty({
-    type: 'array',
-    items: { type: 'string', minLength: R.dateMin, maxLength: R.dateMax },
-    minItems: 0,
-    maxItems: R.datesMaxItems,
+    ...FIELD_SCHEMA.dates,
     description: 'Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended.',
-    example: EVENT_EXAMPLE.dates,
   })
-  @IsStringList({ maxItems: R.datesMaxItems, itemMin: R.dateMin, itemMax: R.dateMax })
+  @FieldRule.dates()
   dates: string[];
 
   @ApiProperty({
-    type: Number,
-    format: 'double',
-    minimum: R.priceMin,
-    maximum: R.priceMax,
+    ...FIELD_SCHEMA.price,
     description: 'Price of one ticket; returned exactly as stored (19.99 stays 19.99).',
-    example: EVENT_EXAMPLE.price,
   })
-  @IsFiniteNumberInRange(R.priceMin, R.priceMax)
+  @FieldRule.price()
   price: number;
 }

@@ -1,34 +1,23 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_EXAMPLE, EVENT_RULES as R } from '../special-event.rules.js';
+import { FIELD_SCHEMA } from './event-fields.js';
 
 /** A stored special event, as the service returns it (documentation only). */
 export class SpecialEventResponse {
-  @ApiProperty({ format: 'uuid', description: 'Lowercase.', example: EVENT_EXAMPLE.eventId })
+  @ApiProperty({ ...FIELD_SCHEMA.eventId, description: 'Lowercase.' })
   eventId: string;
 
-  @ApiProperty({ minLength: 1, maxLength: R.nameMax, example: EVENT_EXAMPLE.name })
+  @ApiProperty(FIELD_SCHEMA.name)
   name: string;
 
-  @ApiProperty({ minLength: 1, maxLength: R.locationMax, example: EVENT_EXAMPLE.location })
+  @ApiProperty(FIELD_SCHEMA.location)
   location: string;
 
-  @ApiProperty({ minLength: 1, maxLength: R.descriptionMax, example: EVENT_EXAMPLE.eventDescription })
+  @ApiProperty(FIELD_SCHEMA.eventDescription)
   eventDescription: string;
 
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', minLength: R.dateMin, maxLength: R.dateMax },
-    maxItems: R.datesMaxItems,
-    example: EVENT_EXAMPLE.dates,
-  })
+  @ApiProperty(FIELD_SCHEMA.dates)
   dates: string[];
 
-  @ApiProperty({
-    type: Number,
-    format: 'double',
-    minimum: R.priceMin,
-    maximum: R.priceMax,
-    example: EVENT_EXAMPLE.price,
-  })
+  @ApiProperty(FIELD_SCHEMA.price)
   price: number;
 }

@@ -1,15 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { ValidateIf } from 'class-validator';
-import {
-  IsFiniteNumberInRange,
-  IsRfc9562Uuid,
-  IsStringList,
-  IsVisibleText,
-} from '../../common/validation/validators.js';
-import { EVENT_EXAMPLE, EVENT_RULES as R } from '../special-event.rules.js';
-
-const lowercase = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.toLowerCase() : value);
+import { FIELD_SCHEMA, FieldRule, LowercaseId } from './event-fields.js';
 
 /**
  * Validated whenever present, `null` included: a required field cannot be removed, so `null`
@@ -27,63 +18,40 @@ const NOT_NULL = 'Not null: the field cannot be removed (omit it to keep the sto
  */
 export class UpdateSpecialEventDto {
   @ApiPropertyOptional({
-    type: String,
-    format: 'uuid',
+    ...FIELD_SCHEMA.eventId,
     nullable: true,
     description: "Optional; when given it must be the path's eventId (any letter case). eventId cannot change.",
-    example: EVENT_EXAMPLE.eventId,
   })
-  @Transform(lowercase)
+  @LowercaseId()
   @ValidateIf((_object, value) => value !== undefined && value !== null)
-  @IsRfc9562Uuid()
+  @FieldRule.eventId()
   eventId?: string | null;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: R.nameMax, description: NOT_NULL, example: EVENT_EXAMPLE.name })
+  @ApiPropertyOptional({ ...FIELD_SCHEMA.name, description: NOT_NULL })
   @WhenPresent()
-  @IsVisibleText(R.nameMax)
+  @FieldRule.name()
   name?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: R.locationMax,
-    description: NOT_NULL,
-    example: EVENT_EXAMPLE.location,
-  })
+  @ApiPropertyOptional({ ...FIELD_SCHEMA.location, description: NOT_NULL })
   @WhenPresent()
-  @IsVisibleText(R.locationMax)
+  @FieldRule.location()
   location?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: R.descriptionMax,
-    description: NOT_NULL,
-    example: EVENT_EXAMPLE.eventDescription,
-  })
+  @ApiPropertyOptional({ ...FIELD_SCHEMA.eventDescription, description: NOT_NULL })
   @WhenPresent()
-  @IsVisibleText(R.descriptionMax)
+  @FieldRule.eventDescription()
   eventDescription?: string;
 
   @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'string', minLength: R.dateMin, maxLength: R.dateMax },
-    minItems: 0,
-    maxItems: R.datesMaxItems,
+    ...FIELD_SCHEMA.dates,
     description: `Replaces the stored dates as a whole (a merge patch replaces arrays). ${NOT_NULL}`,
-    example: EVENT_EXAMPLE.dates,
   })
   @WhenPresent()
-  @IsStringList({ maxItems: R.datesMaxItems, itemMin: R.dateMin, itemMax: R.dateMax })
+  @FieldRule.dates()
   dates?: string[];
 
-  @ApiPropertyOptional({
-    type: Number,
-    format: 'double',
-    minimum: R.priceMin,
-    maximum: R.priceMax,
-    description: NOT_NULL,
-    example: EVENT_EXAMPLE.price,
-  })
+  @ApiPropertyOptional({ ...FIELD_SCHEMA.price, description: NOT_NULL })
   @WhenPresent()
-  @IsFiniteNumberInRange(R.priceMin, R.priceMax)
+  @FieldRule.price()
   price?: number;
 }

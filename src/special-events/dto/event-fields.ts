@@ -1,0 +1,48 @@
+import type { ApiPropertyOptions } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsFiniteNumberInRange,
+  IsRfc9562Uuid,
+  IsStringList,
+  IsVisibleText,
+} from '../../common/validation/validators.js';
+import { EVENT_EXAMPLE, EVENT_RULES as R } from '../special-event.rules.js';
+
+type Field = 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price';
+
+/**
+ * Each field's documented shape, once: the create and update bodies and the response add only
+ * what differs between them (required or not, nullable, the description), so a limit changed in
+ * EVENT_RULES changes every schema that shows it.
+ */
+export const FIELD_SCHEMA = {
+  eventId: { type: String, format: 'uuid', example: EVENT_EXAMPLE.eventId },
+  name: { minLength: 1, maxLength: R.nameMax, example: EVENT_EXAMPLE.name },
+  location: { minLength: 1, maxLength: R.locationMax, example: EVENT_EXAMPLE.location },
+  eventDescription: { minLength: 1, maxLength: R.descriptionMax, example: EVENT_EXAMPLE.eventDescription },
+  dates: {
+    type: 'array',
+    items: { type: 'string', minLength: R.dateMin, maxLength: R.dateMax },
+    minItems: 0,
+    maxItems: R.datesMaxItems,
+    example: EVENT_EXAMPLE.dates,
+  },
+  price: { type: Number, format: 'double', minimum: R.priceMin, maximum: R.priceMax, example: EVENT_EXAMPLE.price },
+} as const satisfies Record<Field, ApiPropertyOptions>;
+
+/**
+ * Each field's rule, once: the decorator that validates a value that is there. Whether the field
+ * may be absent or null is the body's own decision (create and update differ).
+ */
+export const FieldRule = {
+  eventId: (): PropertyDecorator => IsRfc9562Uuid(),
+  name: (): PropertyDecorator => IsVisibleText(R.nameMax),
+  location: (): PropertyDecorator => IsVisibleText(R.locationMax),
+  eventDescription: (): PropertyDecorator => IsVisibleText(R.descriptionMax),
+  dates: (): PropertyDecorator => IsStringList({ maxItems: R.datesMaxItems, itemMin: R.dateMin, itemMax: R.dateMax }),
+  price: (): PropertyDecorator => IsFiniteNumberInRange(R.priceMin, R.priceMax),
+} as const satisfies Record<Field, () => PropertyDecorator>;
+
+/** An eventId in any letter case is the same id: stored and compared in lowercase. */
+export const LowercaseId = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.toLowerCase() : value));
