@@ -23,6 +23,8 @@ export const WRONG_AUTHORIZATION = basicAuth(ADMIN_USERNAME, 'not-the-bench-pass
  * more failures than one address can produce here, so auth-fail measures 401s, never the 429 limiter.
  */
 export const AUTH_FAILURE_LIMIT = '1000000';
+/** The cap across user names from one address (default 50), out of reach in the same way. */
+export const AUTH_FAILURE_ADDRESS_LIMIT = '1000000';
 export const AUTH_FAILURE_WINDOW_SECONDS = '1';
 
 export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
@@ -34,6 +36,7 @@ export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, s
     ADMIN_PASSWORD,
     LOG_LEVEL: 'info',
     AUTH_FAILURE_LIMIT,
+    AUTH_FAILURE_ADDRESS_LIMIT,
     AUTH_FAILURE_WINDOW_SECONDS,
     ...extra,
   };
