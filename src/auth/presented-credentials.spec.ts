@@ -21,7 +21,7 @@ function requestWith(authorization: string | undefined): { request: Request; rea
 
 describe('PresentedCredentials', () => {
   it('reads and hashes the header once per request, however often it is asked for', () => {
-    const keyer = { keyOf: vi.fn((header: string) => `key:${header.length}`) };
+    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => `key:${header.length}`) };
     const { request, reads } = requestWith(`Basic ${b64('ann:pass:word')}`);
     const first = PresentedCredentials.of(request, keyer);
     const second = PresentedCredentials.of(request, keyer);
@@ -34,14 +34,14 @@ describe('PresentedCredentials', () => {
   });
 
   it('another request is hashed on its own', () => {
-    const keyer = { keyOf: vi.fn((header: string) => header) };
+    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => header) };
     PresentedCredentials.of(requestWith('Basic a').request, keyer);
     PresentedCredentials.of(requestWith('Basic a').request, keyer);
     expect(keyer.keyOf).toHaveBeenCalledTimes(2);
   });
 
   it('no header: null, and nothing is hashed', () => {
-    const keyer = { keyOf: vi.fn((header: string) => header) };
+    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => header) };
     const { request, reads } = requestWith(undefined);
     expect(PresentedCredentials.of(request, keyer)).toBeNull();
     expect(PresentedCredentials.of(request, keyer)).toBeNull();
