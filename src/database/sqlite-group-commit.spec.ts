@@ -11,6 +11,7 @@ describe('SqliteGroupCommit', () => {
   let db: Database.Database;
   let reader: Database.Database;
   let commits: number;
+  let savepoints: number;
   let failNextCommit: boolean;
 
   beforeEach(() => {
@@ -21,10 +22,18 @@ describe('SqliteGroupCommit', () => {
     db.exec('CREATE TABLE items (id TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID');
     // Counts the COMMITs the group commit runs (its statements are prepared through db.prepare).
     commits = 0;
+    savepoints = 0;
     failNextCommit = false;
     const prepare = db.prepare.bind(db) as (source: string) => Database.Statement;
     db.prepare = ((source: string) => {
       const statement = prepare(source);
+      if (source.startsWith('SAVEPOINT')) {
+        const runSavepoint = statement.run.bind(statement) as () => Database.RunResult;
+        statement.run = (() => {
+          savepoints++;
+          return runSavepoint();
+        }) as Database.Statement['run'];
+      }
       if (source !== 'COMMIT') return statement;
       const run = statement.run.bind(statement) as () => Database.RunResult;
       statement.run = (() => {
@@ -97,6 +106,19 @@ describe('SqliteGroupCommit', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
     expect(committedIds()).toEqual(['first', 'last', 'taken']);
+    // The batch ran again with a savepoint around each unit of several statements, in one COMMIT.
+    expect(savepoints).toBe(3);
+    expect(commits).toBe(2);
+  });
+
+  it('a batch in which nothing throws runs no savepoint, units of several statements included', async () => {
+    const group = SqliteGroupCommit.of(db);
+    const twoRows = (id: string) => () => insert(`${id}-1`)() + insert(`${id}-2`)();
+    const results = await Promise.all([group.write(twoRows('a')), group.write(twoRows('b')), group.write(insert('c'))]);
+    expect(results).toEqual([2, 2, 1]);
+    expect(savepoints).toBe(0);
+    expect(commits).toBe(1);
+    expect(committedIds()).toEqual(['a-1', 'a-2', 'b-1', 'b-2', 'c']);
   });
 
   it('a one-statement unit that fails is undone by SQLite alone; the others of its batch commit', async () => {

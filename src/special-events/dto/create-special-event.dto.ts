@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { FIELD_SCHEMA, FieldRule, LowercaseId } from './event-fields.js';
+import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
 
 const VISIBLE = 'Must contain visible characters.';
 

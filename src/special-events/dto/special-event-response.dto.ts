@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FIELD_SCHEMA } from './event-fields.js';
+import { FIELD_SCHEMA } from '../event-fields.js';
 
 /** A stored special event, as the service returns it (documentation only). */
 export class SpecialEventResponse {

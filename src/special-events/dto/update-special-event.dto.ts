@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
-import { FIELD_SCHEMA, FieldRule, LowercaseId } from './event-fields.js';
+import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
 
 /**
  * Validated whenever present, `null` included: a required field cannot be removed, so `null`

@@ -1,12 +1,7 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsFiniteNumberInRange,
-  IsRfc9562Uuid,
-  IsStringList,
-  IsVisibleText,
-} from '../../common/validation/validators.js';
-import { EVENT_EXAMPLE, EVENT_RULES as R } from '../special-event.rules.js';
+import { IsFiniteNumberInRange, IsRfc9562Uuid, IsStringList, IsVisibleText } from '../common/validation/validators.js';
+import { EVENT_EXAMPLE, EVENT_RULES as R } from './special-event.rules.js';
 
 type Field = 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price';
 
