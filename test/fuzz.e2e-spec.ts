@@ -5,6 +5,7 @@ import { Agent, type IncomingHttpHeaders, request as httpRequest, STATUS_CODES }
 import { DataSource, type Repository } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpecialEvent, SpecialEventDate } from '../src/special-events/special-event.entity.js';
+import type { StoredEvent } from './helpers/create-load.js';
 import { CHALLENGE, LEAK, PROBLEM_KEYS, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
@@ -95,15 +96,6 @@ const RFC_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** README: visible = a character that is not white space, a control or a format character. */
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
-
-interface StoredEvent {
-  eventId: string;
-  name: string;
-  location: string;
-  eventDescription: string;
-  dates: string[];
-  price: number;
-}
 
 type Verdict =
   /** 400; `fields`: the top-level fields the 400 must name (null: not a field-level rejection). */

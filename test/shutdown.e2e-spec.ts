@@ -11,7 +11,7 @@ import { startService, useBuiltService, type RunningService } from './helpers/bu
 import {
   CreateLoad,
   expectStoredMatchesSent,
-  sqliteRowToEvent,
+  rowToEvent,
   type SentCreate,
   type StoredEvent,
 } from './helpers/create-load.js';
@@ -126,7 +126,7 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
     let rows: StoredEvent[];
     try {
       expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
-      rows = (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(sqliteRowToEvent);
+      rows = (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(rowToEvent);
     } finally {
       reader.close();
     }
