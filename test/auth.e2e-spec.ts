@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import request, { type Response } from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
 import { CredentialCache } from '../src/auth/credential-cache.js';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
@@ -15,8 +15,16 @@ import {
   expectUnauthorized,
   validEvent,
 } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import {
+  AUTH,
+  basicHeader,
+  createTestApp,
+  TEST_PASSWORD,
+  TEST_USER,
+  useTestApp,
+  type TestApp,
+} from './helpers/test-app.js';
+import { useTestDatabase } from './helpers/test-database.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
@@ -73,19 +81,7 @@ function observable(res: Response): Record<string, unknown> {
 // =============================================================================================
 
 describe('with the default app', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const t = useTestApp();
 
   describe('anonymous callers reach only the public routes, listed from the routes themselves', () => {
     /** The routes anyone may call; a new public route must be added here, on purpose. */
@@ -562,19 +558,7 @@ describe('with the default app', () => {
 // =============================================================================================
 
 describe('credential cache bounded in time and size, keyed by a keyed hash', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_CACHE_TTL_SECONDS: '2', AUTH_CACHE_MAX_ENTRIES: '2' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const t = useTestApp({ AUTH_CACHE_TTL_SECONDS: '2', AUTH_CACHE_MAX_ENTRIES: '2' });
 
   it('an expired entry is confirmed by reading the user again: no new hash while the stored hash is the same', async () => {
     const authorization = basicHeader(TEST_USER, `expiring-${suffix()}`);
@@ -684,24 +668,12 @@ function expectLimited(res: Response, windowSeconds: number): void {
 describe('only credentials that were sent and wrong count, per address and user name', () => {
   const LIMIT = 3;
   const ADDRESS_LIMIT = 6;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({
-      AUTH_FAILURE_LIMIT: String(LIMIT),
-      AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
-      AUTH_FAILURE_WINDOW_SECONDS: '60',
-      // No check refused for the machine's slowness (a 503 that hash-gate.spec.ts covers).
-      AUTH_HASH_MAX_WAIT_MS: '120000',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
+  const t = useTestApp({
+    AUTH_FAILURE_LIMIT: String(LIMIT),
+    AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
+    AUTH_FAILURE_WINDOW_SECONDS: '60',
+    // No check refused for the machine's slowness (a 503 that hash-gate.spec.ts covers).
+    AUTH_HASH_MAX_WAIT_MS: '120000',
   });
 
   it('a client that asks without credentials first and then answers the challenge (urllib, git, browsers) is never refused', async () => {
@@ -779,15 +751,7 @@ describe('only credentials that were sent and wrong count, per address and user 
 });
 
 describe('the failure window', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' });
 
   it('successes never count; after the limit the guesser waits Retry-After, then is checked again', async () => {
     for (let i = 0; i < 5; i++) await expectAccepted(t, AUTH);
@@ -816,25 +780,13 @@ describe('the failure window', () => {
 
 describe('a bound on concurrent password hashes', () => {
   const CONCURRENCY = 2;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({
-      AUTH_FAILURE_LIMIT: '3',
-      AUTH_FAILURE_ADDRESS_LIMIT: '24',
-      AUTH_HASH_CONCURRENCY: String(CONCURRENCY),
-      // Long enough that no check is refused for the machine's slowness (the refusal itself is
-      // unit-tested in hash-gate.spec.ts): this test is about the bound and the order.
-      AUTH_HASH_MAX_WAIT_MS: '120000',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
+  const t = useTestApp({
+    AUTH_FAILURE_LIMIT: '3',
+    AUTH_FAILURE_ADDRESS_LIMIT: '24',
+    AUTH_HASH_CONCURRENCY: String(CONCURRENCY),
+    // Long enough that no check is refused for the machine's slowness (the refusal itself is
+    // unit-tested in hash-gate.spec.ts): this test is about the bound and the order.
+    AUTH_HASH_MAX_WAIT_MS: '120000',
   });
 
   it('a flood of guesses across names never runs more than AUTH_HASH_CONCURRENCY hashes, and a new valid user elsewhere is next in line', async () => {
@@ -883,16 +835,11 @@ describe('a bound on concurrent password hashes', () => {
 // =============================================================================================
 
 describe('bootstrap user from ADMIN_USERNAME and ADMIN_PASSWORD', () => {
-  let database: TestDatabase;
+  const database = useTestDatabase();
   let t: TestApp | undefined;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
 
   afterAll(async () => {
     await t?.close();
-    await database?.drop();
   });
 
   it('creates the user; a restart with another ADMIN_PASSWORD updates it; the same one changes nothing', async () => {
@@ -925,17 +872,12 @@ describe('bootstrap user from ADMIN_USERNAME and ADMIN_PASSWORD', () => {
 });
 
 describe('first start without users or ADMIN_* variables', () => {
-  let database: TestDatabase;
+  const database = useTestDatabase();
   let t: TestApp | undefined;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
 
   afterAll(async () => {
     vi.restoreAllMocks();
     await t?.close();
-    await database?.drop();
   });
 
   it('creates "admin" with a random password printed once, never logged', async () => {

@@ -10,7 +10,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Body, expectStatus } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -226,15 +226,18 @@ if (!HAVE_CHROMIUM) {
 describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
   let allowed: { server: Server; origin: string };
   let blocked: { server: Server; origin: string };
-  let t: TestApp;
   let userDataDir: string;
   let context: BrowserContext;
 
+  // The allowed origin must be known before the app starts: page servers first.
   beforeAll(async () => {
-    // The allowed origin must be known before the app starts: page servers first.
     allowed = await startPageServer();
     blocked = await startPageServer();
-    t = await createTestApp({ CORS_ORIGINS: allowed.origin });
+  });
+
+  const t = useTestApp(() => ({ CORS_ORIGINS: allowed.origin }));
+
+  beforeAll(async () => {
     userDataDir = await mkdtemp(join(tmpdir(), 'browser-e2e-'));
     // Playwright refuses --user-data-dir in args: a persistent context on a fresh, empty one.
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -246,12 +249,12 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     context.setDefaultTimeout(30_000);
   });
 
+  // Registered after useTestApp, so it runs before the app closes: the browser goes first.
   afterAll(async () => {
     await context?.close();
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await closeServer(allowed?.server);
     await closeServer(blocked?.server);
-    await t?.close();
   });
 
   async function openPage(origin: string): Promise<Page> {

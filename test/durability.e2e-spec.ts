@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { sqliteRowToEvent } from './helpers/create-load.js';
+import { rowToEvent } from './helpers/create-load.js';
 import { describeDurability } from './helpers/durability.js';
 
 /** Durability on SQLite (WAL + synchronous=FULL): see describeDurability. */
@@ -9,7 +9,7 @@ describeDurability('sqlite', (database) => {
     const integrity: unknown = reader.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new Error(`integrity_check after the kill: ${String(integrity)}`);
     return Promise.resolve(
-      (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(sqliteRowToEvent),
+      (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(rowToEvent),
     );
   } finally {
     reader.close();

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import request, { type Response } from 'supertest';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SpecialEventsService } from '../src/special-events/special-events.service.js';
 import {
   type Body,
@@ -15,7 +15,7 @@ import {
   validEvent,
 } from './helpers/problem-assertions.js';
 import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
-import { AUTH, basicHeader, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
@@ -47,19 +47,7 @@ function expectRawProblem(res: RawResponse, status: number): Body {
 // =============================================================================================
 
 describe('with the default app', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const t = useTestApp();
 
   /** POST with the given Authorization header; null sends none. */
   function post(body: unknown, authorization: string | null = AUTH): request.Test {
@@ -452,16 +440,12 @@ describe('with the default app', () => {
 // =============================================================================================
 
 describe('database unavailable', () => {
-  let t: TestApp;
+  const t = useTestApp();
 
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
+  // Runs before the app closes: closing needs the DataSource the tests closed under it.
   afterAll(async () => {
-    const dataSource = t?.app.get(DataSource);
-    if (dataSource && !dataSource.isInitialized) await dataSource.initialize();
-    await t?.close();
+    const dataSource = t.app.get(DataSource);
+    if (!dataSource.isInitialized) await dataSource.initialize();
   });
 
   function expectUnavailable(res: Response, instance: string): void {

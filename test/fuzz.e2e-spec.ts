@@ -5,8 +5,9 @@ import { Agent, type IncomingHttpHeaders, request as httpRequest, STATUS_CODES }
 import { DataSource, type Repository } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpecialEvent, SpecialEventDate } from '../src/special-events/special-event.entity.js';
+import type { StoredEvent } from './helpers/create-load.js';
 import { CHALLENGE, LEAK, PROBLEM_KEYS, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert inside the fast-check properties */
 /* oxlint-disable vitest/no-conditional-expect -- the oracle and the model decide, per generated request, which expectations apply */
@@ -95,15 +96,6 @@ const RFC_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** README: visible = a character that is not white space, a control or a format character. */
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}]/u;
-
-interface StoredEvent {
-  eventId: string;
-  name: string;
-  location: string;
-  eventDescription: string;
-  dates: string[];
-  price: number;
-}
 
 type Verdict =
   /** 400; `fields`: the top-level fields the 400 must name (null: not a field-level rejection). */
@@ -261,7 +253,7 @@ interface Reply {
   readonly text: string;
 }
 
-let t: TestApp;
+const t = useTestApp();
 let repo: Repository<SpecialEvent>;
 let port = 0;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -1683,7 +1675,6 @@ let started = 0;
 
 describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
   beforeAll(async () => {
-    t = await createTestApp();
     port = new URL(t.baseUrl).port === '' ? 80 : Number(new URL(t.baseUrl).port);
     repo = t.app.get(DataSource).getRepository(SpecialEvent);
     console.log(
@@ -1702,7 +1693,6 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
         `in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries([...tally].sort(([a], [b]) => a - b)))}`,
     );
     agent.destroy();
-    await t?.close();
   });
 
   // Every test starts from the same table: the seed events, nothing else.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
 import { IdempotencyStore, SWEEP_BATCH } from '../src/idempotency/idempotency.store.js';
 import {
@@ -11,7 +11,7 @@ import {
   expectUnauthorized,
   validEvent,
 } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, createTestApp, useTestApp, type TestApp } from './helpers/test-app.js';
 import { createTestDatabase } from './helpers/test-database.js';
 
 /**
@@ -63,16 +63,11 @@ function replayable(res: Response): Record<string, unknown> {
 }
 
 describe('Idempotency-Key on POST /special-events', () => {
-  let t: TestApp;
+  const t = useTestApp();
 
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.get(UsersService).add(OTHER.user, OTHER.password, 'editor');
   }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('the same request again replays the first response byte for byte, marked, and writes once', async () => {
     const key = randomUUID();

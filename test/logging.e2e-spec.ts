@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { get } from 'node:http';
 import { connect } from 'node:net';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
 import { SpecialEventsService } from '../src/special-events/special-events.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -45,19 +45,7 @@ async function failedCreateErrorLine(app: TestApp, requestId: string): Promise<L
 }
 
 describe("at LOG_LEVEL=trace (createTestApp's default)", () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  const t = useTestApp();
 
   /** The one request line of `requestId` (it is written when the response finishes: wait for it). */
   async function requestLine(requestId: string): Promise<LogLine> {
@@ -345,15 +333,7 @@ describe("at LOG_LEVEL=trace (createTestApp's default)", () => {
 });
 
 describe('at LOG_LEVEL=info, in the same process after another app', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await createTestApp({ LOG_LEVEL: 'info' });
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp({ LOG_LEVEL: 'info' });
 
   it('this app’s lines reach this app’s capture, at its level: request lines, no trace lines', async () => {
     const res = await request(app.baseUrl)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type Body,
   expectProblem,
@@ -8,7 +8,7 @@ import {
   expectUnauthorized,
   validEvent,
 } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 import { TEST_DATABASE } from './helpers/test-database.js';
 import { UsersService } from '../src/auth/users.service.js';
 
@@ -63,15 +63,7 @@ const durations = (method: string, route: string, status: number): string =>
   series('http_request_duration_seconds_count', { method, route, status: String(status) });
 
 describe('METRICS_ENABLED (default true)', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp();
 
   it('GET /metrics needs no credentials, is Prometheus text, and ignores any it gets', async () => {
     const anonymous = await request(t.baseUrl).get('/metrics');
@@ -236,15 +228,7 @@ describe('METRICS_ENABLED (default true)', () => {
 });
 
 describe('METRICS_ENABLED=false', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ METRICS_ENABLED: 'false' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ METRICS_ENABLED: 'false' });
 
   it('GET /metrics is a 404 problem like any unknown route, with or without credentials', async () => {
     expectProblem(await request(t.baseUrl).get('/metrics'), 404, '/metrics');
@@ -260,15 +244,7 @@ describe('METRICS_ENABLED=false', () => {
 });
 
 describe('a second app in the same process', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp();
 
   it('has its own registry: it counts only its own requests', async () => {
     const first = await scrape(t);

@@ -3,10 +3,10 @@ import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import type { components, paths } from '../.test-build/museum-api/schema.js';
-import { basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { basicHeader, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
 /**
  * Issue 16: a client generated from the Redocly Museum API (`../shared/anchors/museum-openapi.yaml`,
@@ -62,16 +62,11 @@ function museumClient(baseUrl: string, password = TEST_PASSWORD): Client<paths> 
   return client;
 }
 
-let t: TestApp;
+const t = useTestApp();
 let museum: Client<paths>;
 
-beforeAll(async () => {
-  t = await createTestApp();
+beforeAll(() => {
   museum = museumClient(t.baseUrl);
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 /**

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
-import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 
 /**
  * The OpenAPI document against the service (issue 6, item 1): the document lints clean with the
@@ -786,17 +786,12 @@ function describeApp(
   } = {},
 ): void {
   describe(`${kind} app`, () => {
-    let t: TestApp;
+    const t = useTestApp(env);
     let doc: OpenApiDocument;
 
     beforeAll(async () => {
-      t = await createTestApp(env);
       doc = await fetchDocument(t);
       await options.prepare?.(t);
-    });
-
-    afterAll(async () => {
-      await t?.close();
     });
 
     const cases = CASES.filter((c) => c.app === kind);

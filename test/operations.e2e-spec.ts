@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Body, expectProblem, expectStatus } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -17,16 +17,11 @@ type OpenApi = {
   components: { schemas: Record<string, Body>; securitySchemes: Record<string, Body> };
 };
 
-let t: TestApp;
+const t = useTestApp();
 let doc: OpenApi;
 
 beforeAll(async () => {
-  t = await createTestApp();
   doc = (await request(t.baseUrl).get('/openapi.json')).body as OpenApi;
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 /** The schema a `$ref` points to (local references only). */

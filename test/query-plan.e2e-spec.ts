@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listSql, type ListQuery } from '../src/special-events/special-events.store.js';
 import { explain, explainList, type PlanDatabase } from './helpers/query-plan.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
 import { TEST_DATABASE } from './helpers/test-database.js';
 
 /**
@@ -18,7 +18,7 @@ import { TEST_DATABASE } from './helpers/test-database.js';
 const EVENTS = 20_000;
 const BATCH = 500;
 
-let t: TestApp;
+const t = useTestApp();
 let dataSource: DataSource;
 const database: PlanDatabase = TEST_DATABASE;
 
@@ -63,14 +63,9 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   dataSource = t.app.get(DataSource);
   await seed();
 }, 300_000);
-
-afterAll(async () => {
-  await t?.close();
-});
 
 const run = (sql: string, parameters: readonly unknown[]) =>
   dataSource.query(sql, [...parameters]) as Promise<Record<string, unknown>[]>;

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/test-app.js';
 
 /**
  * The README's walk-through with curl, run as it is written: its first `sh` block, with only
@@ -71,16 +71,10 @@ function missingLines(expected: readonly string[], output: readonly string[]): s
   return missing;
 }
 
-let t: TestApp;
-
-beforeAll(async () => {
+const t = useTestApp(() => {
   const password = /export CREDS='admin:([^']+)'/.exec(walkthroughBlock())?.[1];
   if (password === undefined) throw new Error("README: the walk-through sets no CREDS='admin:…'");
-  t = await createTestApp({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: password });
-});
-
-afterAll(async () => {
-  await t?.close();
+  return { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: password };
 });
 
 describe('the README walk-through with curl', () => {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { User } from '../src/auth/user.entity.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the route cases assert through the expect* helpers */
 
@@ -172,16 +172,11 @@ function registeredRoutes(t: TestApp): string[] {
 }
 
 describe('roles: every registered route, tried by each kind of caller', () => {
-  let t: TestApp;
+  const t = useTestApp();
 
   beforeAll(async () => {
-    t = await createTestApp();
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');
   }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('every registered route has a row in the table, and every row is a registered route', () => {
     const registered = registeredRoutes(t).filter((route) => !isSwaggerUi(route));
@@ -222,16 +217,8 @@ function isSwaggerUi(route: string): boolean {
 }
 
 describe('roles: a change made elsewhere (the users CLI, another instance)', () => {
-  let t: TestApp;
   const CACHE_TTL_SECONDS = 1;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) });
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ AUTH_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) });
 
   it('is in force once AUTH_CACHE_TTL_SECONDS has passed, without the instance being told', async () => {
     const user = `remote-${randomUUID().slice(0, 8)}`;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
 import {
   type Body,
@@ -14,7 +14,7 @@ import {
   validEvent,
 } from './helpers/problem-assertions.js';
 import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
-import { AUTH, basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { AUTH, basicHeader, TEST_PASSWORD, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
@@ -199,15 +199,7 @@ function median(values: number[]): number {
 
 describe('with the default app', () => {
   const ORIGIN = 'https://app.example.org';
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ CORS_ORIGINS: ORIGIN });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ CORS_ORIGINS: ORIGIN });
 
   describe('one 401 for unknown users and wrong passwords', () => {
     /** Everything but what differs per response by design: Date and X-Request-Id. */
@@ -878,15 +870,7 @@ describe('with the default app', () => {
 
 describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
   const LIMIT = 3;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' });
 
   function expectLimited(res: Exchange, instance = '/special-events'): void {
     expectProblem(asResponse(res), 429, instance);
@@ -973,18 +957,10 @@ describe.each([
   ['the proxy addresses', 'loopback'],
 ])('TRUST_PROXY as %s (%s): the client address is the one the trusted proxy saw', (_label, trustProxy) => {
   const LIMIT = 3;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({
-      TRUST_PROXY: trustProxy,
-      AUTH_FAILURE_LIMIT: String(LIMIT),
-      AUTH_FAILURE_WINDOW_SECONDS: '60',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
+  const t = useTestApp({
+    TRUST_PROXY: trustProxy,
+    AUTH_FAILURE_LIMIT: String(LIMIT),
+    AUTH_FAILURE_WINDOW_SECONDS: '60',
   });
 
   /** A create sent by the proxy (this test, on 127.0.0.1) with the X-Forwarded-For it built. */

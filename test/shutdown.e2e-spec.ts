@@ -6,19 +6,18 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, startService, type RunningService } from './helpers/built-service.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, useBuiltService, type RunningService } from './helpers/built-service.js';
 import {
   CreateLoad,
   expectStoredMatchesSent,
-  sqliteRowToEvent,
+  rowToEvent,
   type SentCreate,
   type StoredEvent,
 } from './helpers/create-load.js';
 import { validEvent } from './helpers/problem-assertions.js';
-import { childEnv, killLeftovers } from './helpers/service-process.js';
+import { childEnv } from './helpers/service-process.js';
 import { basicHeader } from './helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
 /**
  * Graceful shutdown (issue 5, item 4): SIGTERM to the built service while keep-alive clients
@@ -62,28 +61,15 @@ function tryConnect(port: number): Promise<string> {
 }
 
 describe('graceful shutdown: SIGTERM under concurrent creates', () => {
-  let database: TestDatabase;
-  let entry: string;
+  const built = useBuiltService('shutdown', 'sqlite');
   let service: RunningService;
-
-  beforeAll(async () => {
-    entry = buildService('shutdown');
-    database = await createTestDatabase('sqlite');
-  }, 120_000);
-
-  afterEach(() => killLeftovers());
-
-  afterAll(async () => {
-    killLeftovers();
-    await database?.drop();
-  });
 
   it('answers every accepted request, refuses new connections, exits 0, loses no acknowledged write', async () => {
     process.stdout.write(`[shutdown] seed ${SEED} (SHUTDOWN_SEED=${SEED} to repeat)\n`);
     service = await startService(
-      entry,
+      built.entry,
       {
-        DATABASE_URL: database.url,
+        DATABASE_URL: built.database.url,
         DB_MIGRATIONS_RUN: 'true',
         ADMIN_USERNAME: USER,
         ADMIN_PASSWORD: PASSWORD,
@@ -136,11 +122,11 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
     for (const line of service.run.logs()) {
       if (typeof line.requestId === 'string' && line.route !== undefined) logged.set(line.requestId, line);
     }
-    const reader = new Database(database.url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
+    const reader = new Database(built.database.url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
     let rows: StoredEvent[];
     try {
       expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
-      rows = (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(sqliteRowToEvent);
+      rows = (reader.prepare('SELECT * FROM special_events').all() as Record<string, unknown>[]).map(rowToEvent);
     } finally {
       reader.close();
     }
@@ -200,20 +186,7 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
 
 describe('SIGTERM with clients that never finish: a bounded grace period, then exit', () => {
   const GRACE_SECONDS = 2;
-  let database: TestDatabase;
-  let entry: string;
-
-  beforeAll(async () => {
-    entry = buildService('shutdown-grace');
-    database = await createTestDatabase('sqlite');
-  }, 120_000);
-
-  afterEach(() => killLeftovers());
-
-  afterAll(async () => {
-    killLeftovers();
-    await database?.drop();
-  });
+  const built = useBuiltService('shutdown-grace', 'sqlite');
 
   /** A connection that writes `first`, then `next()` every 500 ms until the server closes it. */
   function trickle(port: number, first: string, next: () => string): { closed: Promise<string> } {
@@ -237,9 +210,9 @@ describe('SIGTERM with clients that never finish: a bounded grace period, then e
 
   it('a client trickling headers and slow authenticated uploads are cut off after SHUTDOWN_GRACE_SECONDS; the process exits 0', async () => {
     const service = await startService(
-      entry,
+      built.entry,
       {
-        DATABASE_URL: database.url,
+        DATABASE_URL: built.database.url,
         DB_MIGRATIONS_RUN: 'true',
         ADMIN_USERNAME: USER,
         ADMIN_PASSWORD: PASSWORD,
@@ -282,18 +255,14 @@ describe('SIGTERM with clients that never finish: a bounded grace period, then e
 });
 
 describe("SIGTERM with standard output's reader gone (npm start | tee log, tee killed)", () => {
-  let database: TestDatabase;
-  let entry: string;
+  const built = useBuiltService('shutdown-epipe', 'sqlite');
   let dir: string;
 
-  beforeAll(async () => {
-    entry = buildService('shutdown-epipe');
-    database = await createTestDatabase('sqlite');
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'museum-fifo-'));
-  }, 120_000);
+  });
 
-  afterAll(async () => {
-    await database?.drop();
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -304,12 +273,12 @@ describe("SIGTERM with standard output's reader gone (npm start | tee log, tee k
     let output = '';
     reader.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const writeEnd = await open(fifo, 'w');
-    const service = spawn(process.execPath, [entry], {
+    const service = spawn(process.execPath, [built.entry], {
       env: childEnv({
         HOST: '127.0.0.1',
         PORT: '0',
         LOG_LEVEL: 'info',
-        DATABASE_URL: database.url,
+        DATABASE_URL: built.database.url,
         DB_MIGRATIONS_RUN: 'true',
         ADMIN_USERNAME: USER,
         ADMIN_PASSWORD: PASSWORD,

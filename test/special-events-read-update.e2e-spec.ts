@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers */
 
@@ -12,15 +12,7 @@ import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
  * date-range lists of one test never see another's events.
  */
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 const EVENT_KEYS = ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'];
 const MERGE_PATCH = 'application/merge-patch+json';

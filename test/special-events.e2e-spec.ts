@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers below */
 
@@ -15,15 +15,7 @@ import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
  * means "not stored"), so the same file runs on SQLite and MySQL.
  */
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WRITE_FAILURE_UNREADY_MS } from '../src/database/write-health.js';
 import { validEvent } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
+import { useTestDatabase } from './helpers/test-database.js';
 
 /**
  * The SQLite counterpart of test/mysql/database-down: another connection (as another process
@@ -13,21 +13,18 @@ import { createTestDatabase, type TestDatabase } from './helpers/test-database.j
  * and recover by itself once the lock is released.
  */
 describe('SQLite write lock held by someone else, then released', () => {
-  let database: TestDatabase;
-  let t: TestApp;
+  const database = useTestDatabase('sqlite');
+  const t = useTestApp(() => ({ DATABASE_URL: database.url }));
   let locker: Database.Database;
 
-  beforeAll(async () => {
-    database = await createTestDatabase('sqlite');
-    t = await createTestApp({ DATABASE_URL: database.url });
+  beforeAll(() => {
     locker = new Database(database.url.slice('sqlite:'.length));
   });
 
-  afterAll(async () => {
+  // Runs first at the end: the lock released before the app closes and the database goes.
+  afterAll(() => {
     if (locker?.inTransaction) locker.exec('ROLLBACK');
     locker?.close();
-    await t?.close();
-    await database?.drop();
   });
 
   it('503 with Retry-After within 5 s for every write, unready, nothing stored; recovers after release', async () => {
@@ -98,16 +95,11 @@ describe('SQLite write lock held by someone else, then released', () => {
  * is room again.
  */
 describe('SQLite full (every write fails with SQLITE_FULL), then room again', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let db: Database.Database;
 
-  beforeAll(async () => {
-    t = await createTestApp();
+  beforeAll(() => {
     db = (t.app.get(DataSource).driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
-  });
-
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** An event whose description needs pages of its own. */

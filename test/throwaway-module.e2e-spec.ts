@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from './helpers/test-app.js';
+import { AUTH, useTestApp } from './helpers/test-app.js';
 import { ExhibitsModule } from './throwaway-module/exhibits.module.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
@@ -15,15 +15,7 @@ import { ExhibitsModule } from './throwaway-module/exhibits.module.js';
  * Allow, request logs, metrics and its place in the OpenAPI document.
  */
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp({}, { modules: [ExhibitsModule] });
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp({}, { modules: [ExhibitsModule] });
 
 const put = (path: string, body: unknown, authorization: string | null = AUTH): request.Test => {
   const req = request(t.baseUrl).put(path).set('Content-Type', 'application/json');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   basicAuthorization,
   createMuseumClient,
@@ -13,7 +13,7 @@ import {
   type SpecialEventPatch,
 } from '../client/index.js';
 import { CHALLENGE } from './helpers/problem-assertions.js';
-import { basicHeader, createTestApp, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { basicHeader, TEST_USER, useTestApp } from './helpers/test-app.js';
 
 /**
  * The typed client a frontend team uses (issue 6, item 2): client/schema.d.ts is what
@@ -25,16 +25,11 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** Non-ASCII and a colon: the client must send the credentials UTF-8 encoded (RFC 7617). */
 const PASSWORD = 'Kraken: 🦀 ñandú — Ünïcødé 12';
 
-let t: TestApp;
+const t = useTestApp({ ADMIN_PASSWORD: PASSWORD });
 let museum: MuseumClient;
 
-beforeAll(async () => {
-  t = await createTestApp({ ADMIN_PASSWORD: PASSWORD });
+beforeAll(() => {
   museum = createMuseumClient(t.baseUrl, { username: TEST_USER, password: PASSWORD });
-});
-
-afterAll(async () => {
-  await t?.close();
 });
 
 const newEvent = (): NewSpecialEvent & { eventId: string } => ({

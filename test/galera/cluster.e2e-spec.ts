@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
-import { CreateLoad, expectedRow, type SentCreate, type StoredEvent } from '../helpers/create-load.js';
+import { CreateLoad, expectedRow, rowToEvent, type SentCreate, type StoredEvent } from '../helpers/create-load.js';
 import { GaleraCluster } from '../helpers/galera-cluster.js';
 import { ROOT } from '../helpers/service-process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
@@ -404,20 +404,7 @@ describe('the built service on a three-node Galera cluster', () => {
       survivor,
       `SELECT event_id, name, location, event_description, dates, price FROM \`${DATABASE}\`.special_events WHERE event_id IN (${ids.map((id) => `'${id}'`).join(',')})`,
     );
-    const stored = new Map<string, StoredEvent>(
-      rows.map((row) => [
-        row.event_id as string,
-        {
-          eventId: row.event_id as string,
-          name: row.name as string,
-          location: row.location as string,
-          eventDescription: row.event_description as string,
-          // mysql2 parses a column the server marks as JSON; MariaDB may send its JSON as plain text.
-          dates: (typeof row.dates === 'string' ? JSON.parse(row.dates) : row.dates) as string[],
-          price: row.price as number,
-        },
-      ]),
-    );
+    const stored = new Map<string, StoredEvent>(rows.map((row) => [row.event_id as string, rowToEvent(row)]));
     for (const request of acknowledged) {
       expect(stored.get(request.body.eventId.toLowerCase()), `acknowledged ${request.body.eventId}`).toStrictEqual(
         expectedRow(request.body),

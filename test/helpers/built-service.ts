@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { childEnv, ProcessRun, ROOT } from './service-process.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { childEnv, killLeftovers, ProcessRun, ROOT } from './service-process.js';
+import { useTestDatabase, type TestDatabase, type TestDatabaseKind } from './test-database.js';
 
 /**
  * Compiles the service into `.test-build/<name>` (not `dist/`, which `npm start` rebuilds and
@@ -16,6 +18,43 @@ export function buildService(name: string): string {
     stdio: 'inherit',
   });
   return join(outDir, 'main.js');
+}
+
+export interface BuiltService {
+  /** The compiled entry point, for startService. */
+  readonly entry: string;
+  /** A fresh database of the given kind, for the service's DATABASE_URL. */
+  readonly database: TestDatabase;
+}
+
+export interface BuiltServiceOptions {
+  /** The services are started in beforeAll and serve every test: leftovers are killed only after all. */
+  readonly sharedAcrossTests?: boolean;
+}
+
+/**
+ * The set-up of a describe that runs the compiled service, registered in it: the service built
+ * into .test-build/<name> and a fresh database before all tests, every process still running
+ * killed after each test (after all, with `sharedAcrossTests`) so that a failed test leaves no
+ * service holding the database, then the database dropped. The handle's properties are there once
+ * beforeAll has run (do not destructure it while the describe is collected).
+ */
+export function useBuiltService(name: string, kind: TestDatabaseKind, options: BuiltServiceOptions = {}): BuiltService {
+  // Registered first, so that its afterAll drops the database after the processes are gone.
+  const database = useTestDatabase(kind);
+  let entry: string | undefined;
+  beforeAll(() => {
+    entry = buildService(name);
+  }, 120_000);
+  if (!options.sharedAcrossTests) afterEach(() => killLeftovers());
+  afterAll(() => killLeftovers());
+  return {
+    get entry() {
+      if (entry === undefined) throw new Error(`useBuiltService: ${name} is not built yet`);
+      return entry;
+    },
+    database,
+  };
 }
 
 export interface RunningService {

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
+import type { SpecialEvent } from '../../client/index.js';
 
-/** A create body as the load clients send it (client-chosen eventId, varied Unicode content). */
-export interface EventBody {
-  eventId: string;
-  name: string;
-  location: string;
-  eventDescription: string;
-  dates: string[];
-  price: number;
-}
+/**
+ * A create body as the load clients send it (client-chosen eventId, varied Unicode content):
+ * every field given, so the shape of an event as the API answers it (the generated client's).
+ */
+export type EventBody = SpecialEvent;
 
 /** An event as read back from the database, eventId lowercase. */
 export type StoredEvent = EventBody;
@@ -273,14 +270,17 @@ export function expectStoredMatchesSent(rows: readonly StoredEvent[], sent: read
   return unacknowledgedButStored;
 }
 
-/** SQLite rows (snake_case columns, dates as JSON text) as StoredEvents. */
-export function sqliteRowToEvent(row: Record<string, unknown>): StoredEvent {
+/**
+ * special_events rows (snake_case columns) as StoredEvents. dates is JSON text from SQLite and
+ * MariaDB (whose JSON is LONGTEXT); mysql2 hands a MySQL JSON column over already parsed.
+ */
+export function rowToEvent(row: Record<string, unknown>): StoredEvent {
   return {
     eventId: row.event_id as string,
     name: row.name as string,
     location: row.location as string,
     eventDescription: row.event_description as string,
-    dates: JSON.parse(row.dates as string) as string[],
+    dates: (typeof row.dates === 'string' ? JSON.parse(row.dates) : row.dates) as string[],
     price: row.price as number,
   };
 }

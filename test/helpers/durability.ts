@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildService, startService, type RunningService } from './built-service.js';
+import { describe, expect, it } from 'vitest';
+import { startService, useBuiltService, type RunningService } from './built-service.js';
 import { CreateLoad, expectStoredMatchesSent, type StoredEvent } from './create-load.js';
 import { validEvent } from './problem-assertions.js';
-import { killLeftovers } from './service-process.js';
 import { basicHeader } from './test-app.js';
-import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './test-database.js';
+import type { TestDatabase, TestDatabaseKind } from './test-database.js';
 
 const USER = 'durability';
 const PASSWORD = 'durability-password-1234';
@@ -27,24 +26,11 @@ export function describeDurability(
   readEvents: (database: TestDatabase) => Promise<StoredEvent[]>,
 ): void {
   describe(`durability on ${kind}: SIGKILL under concurrent creates`, () => {
-    let database: TestDatabase;
-    let entry: string;
+    const built = useBuiltService(`durability-${kind}`, kind);
     let service: RunningService | undefined;
 
-    beforeAll(async () => {
-      entry = buildService(`durability-${kind}`);
-      database = await createTestDatabase(kind);
-    }, 120_000);
-
-    afterEach(() => killLeftovers());
-
-    afterAll(async () => {
-      killLeftovers();
-      await database?.drop();
-    });
-
     const env = () => ({
-      DATABASE_URL: database.url,
+      DATABASE_URL: built.database.url,
       DB_MIGRATIONS_RUN: 'true',
       ADMIN_USERNAME: USER,
       ADMIN_PASSWORD: PASSWORD,
@@ -52,7 +38,7 @@ export function describeDurability(
 
     it('keeps every acknowledged create, intact, and nothing that was not sent', async () => {
       process.stdout.write(`[durability ${kind}] seed ${SEED} (DURABILITY_SEED=${SEED} to repeat)\n`);
-      service = await startService(entry, env(), 60_000);
+      service = await startService(built.entry, env(), 60_000);
       // Warm the credential cache so the load is creates, not password hashing.
       const warmUp = validEvent();
       expect(
@@ -81,8 +67,8 @@ export function describeDurability(
         expect(['ECONNRESET', 'ECONNREFUSED', 'socket hang up', 'EPIPE']).toContain(sent.error);
       }
 
-      service = await startService(entry, env(), 60_000);
-      const rows = await readEvents(database);
+      service = await startService(built.entry, env(), 60_000);
+      const rows = await readEvents(built.database);
       // The warm-up event is the one row no load client sent.
       const loadRows = rows.filter((row) => row.eventId !== warmUp.eventId);
       expect(rows.length - loadRows.length).toBe(1);

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { createApp } from '../../src/app.setup.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -27,6 +28,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Modules added to the service's own, as a feature module would be (throwaway-module). */
+  readonly modules?: readonly Type[];
+}
+
+/** Environment variables for the app; a function when they are known only in beforeAll. */
+export type TestAppEnv = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
 /**
  * Starts the service exactly as main.ts does (createApp: same module, pipeline, body handling and
  * OpenAPI), on a fresh database with the real migrations (SQLite, or MySQL in the e2e-mysql
@@ -36,10 +45,7 @@ export interface TestApp {
  * file should be open at a time: @nestjs/passport registers strategies in passport's
  * process-wide registry.
  */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: { modules?: readonly Type[] } = {},
-): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase | undefined = env.DATABASE_URL ? undefined : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database?.url ?? '',
@@ -80,5 +86,50 @@ export async function createTestApp(
       await app.close();
       await database?.drop();
     },
+  };
+}
+
+/**
+ * The set-up every e2e describe needs, registered in the calling describe (or file): the app of
+ * createTestApp(env, options) before all its tests, spies restored after each test (a spy one
+ * test sets never reaches the next), the app closed after all. `env` may be a function, called in
+ * beforeAll, for what only an earlier hook knows (a database, a proxy's port). The handle's
+ * properties read the app of the moment, so they may be used in tests and hooks but not while
+ * the describe is collected. Hooks registered after this call run after the app has started, and
+ * their afterAll before it closes (vitest's default sequence.hooks, 'stack').
+ */
+export function useTestApp(env: TestAppEnv = {}, options: TestAppOptions = {}): TestApp {
+  let started: TestApp | undefined;
+  const app = (): TestApp => {
+    if (started === undefined) throw new Error('useTestApp: no app yet (read it in a test or a later hook)');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await createTestApp(typeof env === 'function' ? await env() : env, options);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const close = async (): Promise<void> => {
+    const closing = started;
+    started = undefined;
+    await closing?.close();
+  };
+  afterAll(close);
+  return {
+    get app() {
+      return app().app;
+    },
+    get config() {
+      return app().config;
+    },
+    get baseUrl() {
+      return app().baseUrl;
+    },
+    get logs() {
+      return app().logs;
+    },
+    logText: () => app().logText(),
+    close,
   };
 }

@@ -45,6 +45,39 @@ export async function createTestDatabase(kind: TestDatabaseKind = TEST_DATABASE)
   };
 }
 
+/**
+ * A fresh database made before all tests of the calling describe and dropped after all, for a
+ * test that hands its URL to an app or a process of its own. Registered before what uses it, it
+ * is dropped after that has stopped (vitest runs afterAll hooks in reverse). Its url and name are
+ * there once its beforeAll has run. The hooks are vitest's globals, not imported: vitest.config.ts
+ * imports this file too, outside any test run.
+ */
+export function useTestDatabase(kind: TestDatabaseKind = TEST_DATABASE): TestDatabase {
+  let created: TestDatabase | undefined;
+  const database = (): TestDatabase => {
+    if (created === undefined) throw new Error('useTestDatabase: no database yet (read it in a test or a later hook)');
+    return created;
+  };
+  beforeAll(async () => {
+    created = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    const dropping = created;
+    created = undefined;
+    await dropping?.drop();
+  });
+  return {
+    kind,
+    get url() {
+      return database().url;
+    },
+    get name() {
+      return database().name;
+    },
+    drop: () => database().drop(),
+  };
+}
+
 /** Runs one statement on the MySQL server at MYSQL_TEST_URL (no database selected). */
 export async function onMysqlServer(sql: string): Promise<void> {
   const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WRITE_FAILURE_UNREADY_MS } from '../../src/database/write-health.js';
-import { AUTH, createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createTestDatabase, MYSQL_TEST_URL, type TestDatabase } from '../helpers/test-database.js';
+import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 const event = (eventId: string) => ({
@@ -24,30 +24,26 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
   throw new Error(`not within ${ms} ms`);
 }
 
-describe('MySQL unreachable, then back (TCP proxy between service and server)', () => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('mysql');
-    const server = new URL(MYSQL_TEST_URL);
-    proxy = new TcpProxy(server.hostname, Number(server.port || 3306));
-    const port = await proxy.start();
+/**
+ * What the proxy tests share, registered in the calling describe: a database of their own, a
+ * TCP proxy in front of the MySQL server, and an app (with `env`) that reaches the database only
+ * through the proxy. At the end the app closes first, then the proxy, then the database goes.
+ */
+function useAppBehindProxy(env: Record<string, string>): { readonly t: TestApp; readonly proxy: TcpProxy } {
+  const database = useTestDatabase('mysql');
+  const server = new URL(MYSQL_TEST_URL);
+  const proxy = new TcpProxy(server.hostname, Number(server.port || 3306));
+  afterAll(() => proxy.stop());
+  const t = useTestApp(async () => {
     const url = new URL(database.url);
-    url.host = `127.0.0.1:${port}`;
-    t = await createTestApp({
-      DATABASE_URL: url.toString(),
-      DB_CONNECT_TIMEOUT_MS: '2000',
-      DB_QUERY_TIMEOUT_MS: '3000',
-    });
+    url.host = `127.0.0.1:${await proxy.start()}`;
+    return { DATABASE_URL: url.toString(), ...env };
   });
+  return { t, proxy };
+}
 
-  afterAll(async () => {
-    await t?.close();
-    await proxy?.stop();
-    await database?.drop();
-  });
+describe('MySQL unreachable, then back (TCP proxy between service and server)', () => {
+  const { t, proxy } = useAppBehindProxy({ DB_CONNECT_TIMEOUT_MS: '2000', DB_QUERY_TIMEOUT_MS: '3000' });
 
   it('answers 503 with Retry-After while the database is gone, and recovers by itself', async () => {
     const http = request(t.baseUrl);
@@ -132,29 +128,10 @@ describe('MySQL packets dropped (no reset) under concurrent writers, then forwar
   const ACQUIRE_TIMEOUT_MS = 1000;
   /** The deadline of a write, plus room for a busy machine. */
   const ANSWER_BOUND_MS = ACQUIRE_TIMEOUT_MS + QUERY_TIMEOUT_MS + 2000;
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('mysql');
-    const server = new URL(MYSQL_TEST_URL);
-    proxy = new TcpProxy(server.hostname, Number(server.port || 3306));
-    const port = await proxy.start();
-    const url = new URL(database.url);
-    url.host = `127.0.0.1:${port}`;
-    t = await createTestApp({
-      DATABASE_URL: url.toString(),
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-      DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await proxy?.stop();
-    await database?.drop();
+  const { t, proxy } = useAppBehindProxy({
+    DB_CONNECT_TIMEOUT_MS: '1000',
+    DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+    DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
   });
 
   it('503 with Retry-After within bounds while packets are dropped, unready, then serves again within seconds', async () => {
@@ -195,15 +172,7 @@ describe('MySQL packets dropped (no reset) under concurrent writers, then forwar
 });
 
 describe('every pooled connection busy: bounded wait for a connection', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ DB_POOL_SIZE: '1', DB_ACQUIRE_TIMEOUT_MS: '500', DB_QUERY_TIMEOUT_MS: '10000' });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp({ DB_POOL_SIZE: '1', DB_ACQUIRE_TIMEOUT_MS: '500', DB_QUERY_TIMEOUT_MS: '10000' });
 
   it('answers 503 with Retry-After after DB_ACQUIRE_TIMEOUT_MS instead of queueing, then serves again', async () => {
     const http = request(t.baseUrl);

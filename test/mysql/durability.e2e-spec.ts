@@ -1,5 +1,5 @@
 import { createConnection } from 'mysql2/promise';
-import type { StoredEvent } from '../helpers/create-load.js';
+import { rowToEvent, type StoredEvent } from '../helpers/create-load.js';
 import { describeDurability } from '../helpers/durability.js';
 import { MYSQL_TEST_URL } from '../helpers/test-database.js';
 
@@ -13,15 +13,7 @@ async function readEvents(databaseName: string): Promise<StoredEvent[]> {
     const [rows] = await connection.query(
       'SELECT event_id, name, location, event_description, dates, price FROM special_events',
     );
-    return (rows as Record<string, unknown>[]).map((row) => ({
-      eventId: row.event_id as string,
-      name: row.name as string,
-      location: row.location as string,
-      eventDescription: row.event_description as string,
-      // MySQL's JSON type comes back parsed; MariaDB's JSON is LONGTEXT and comes back as text.
-      dates: (typeof row.dates === 'string' ? JSON.parse(row.dates) : row.dates) as string[],
-      price: row.price as number,
-    }));
+    return (rows as Record<string, unknown>[]).map(rowToEvent);
   } finally {
     await connection.end();
   }

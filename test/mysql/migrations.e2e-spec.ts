@@ -4,12 +4,13 @@ import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
-import { createTestDatabase, MYSQL_TEST_URL, type TestDatabase } from '../helpers/test-database.js';
+import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('npm run migration:* against MySQL', () => {
-  let database: TestDatabase;
+  // Created latin1 on purpose (see createTestDatabase): the migration must not depend on it.
+  const database = useTestDatabase('mysql');
   const npm = (script: string) =>
     execFileSync('npm', ['run', '-s', script], {
       cwd: ROOT,
@@ -30,14 +31,6 @@ describe('npm run migration:* against MySQL', () => {
       await connection.end();
     }
   };
-
-  beforeAll(async () => {
-    // Created latin1 on purpose (see createTestDatabase): the migration must not depend on it.
-    database = await createTestDatabase('mysql');
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
 
   it('creates utf8mb4 tables whose columns hold every value validation accepts, even in a latin1 database', async () => {
     expect(npm('migration:run')).toContain('InitialSchema1763800000000');
@@ -139,16 +132,14 @@ describe('npm run migration:* against MySQL', () => {
 });
 
 describe('upgrading in place a MySQL database that holds events from before the date index', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
+  const database = useTestDatabase('mysql');
+  beforeAll(() => {
     // TypeORM logs every query and migration through Nest's logger.
     for (const level of ['log', 'debug', 'verbose'] as const) {
       vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
     }
-    database = await createTestDatabase('mysql');
   });
-  afterAll(async () => {
-    await database?.drop();
+  afterAll(() => {
     vi.restoreAllMocks();
   });
 

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import request from 'supertest';
 import { basicHeader } from '../helpers/test-app.js';
-import { buildService, startService, type RunningService } from '../helpers/built-service.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { startService, useBuiltService, type RunningService } from '../helpers/built-service.js';
 
 const ALICE = { user: 'alice', password: 'alice-password-1234' };
 const BOB = { user: 'bob', password: 'bob-password-12345' };
@@ -20,13 +19,13 @@ const body = (eventId: string) => ({
 });
 
 describe('two service processes on one MySQL database', () => {
-  let database: TestDatabase;
+  const built = useBuiltService('two-instances', 'mysql', { sharedAcrossTests: true });
+  const database = built.database;
   let a: RunningService;
   let b: RunningService;
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
-    const entry = buildService('two-instances');
+    const entry = built.entry;
     const common = {
       DATABASE_URL: database.url,
       DB_MIGRATIONS_RUN: 'true',
@@ -41,7 +40,6 @@ describe('two service processes on one MySQL database', () => {
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    await database?.drop();
   });
 
   it('the same new eventId fired at both at once: exactly one 201, every other answer 409', async () => {

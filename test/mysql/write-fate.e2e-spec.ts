@@ -1,8 +1,8 @@
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import request from 'supertest';
 import { validEvent } from '../helpers/problem-assertions.js';
-import { AUTH, createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 const QUERY_TIMEOUT_MS = 1000;
 // Opening a connection (TCP, handshake, authentication) may take more than 500 ms on a busy machine.
@@ -27,26 +27,23 @@ const withoutId = () => {
  * the service generated itself), within the deadline, and nothing may keep waiting behind it.
  */
 describe('MySQL table locked by another connection during concurrent creates', () => {
-  let database: TestDatabase;
-  let t: TestApp;
+  const database = useTestDatabase('mysql');
+  const t = useTestApp(() => ({
+    DATABASE_URL: database.url,
+    DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+    DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
+  }));
   let locker: Connection;
   let unlockTimer: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
-    t = await createTestApp({
-      DATABASE_URL: database.url,
-      DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-      DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
-    });
     locker = await createConnection({ uri: database.url });
   });
 
+  // Runs first at the end: the lock released before the app closes and the database goes.
   afterAll(async () => {
     clearTimeout(unlockTimer);
     await locker?.end();
-    await t?.close();
-    await database?.drop();
   });
 
   it('answers 503 with Retry-After within the deadline, never 409, and serves again after the lock', async () => {
