@@ -5,7 +5,8 @@
  * Authorization header from a Map of verdicts and sends the rest through passport, whose check is
  * one Map lookup (the floor of a cached check: no hash, no expiry, no failure limiter); class-validator/class-transformer DTOs through Nest's ValidationPipe; the service's own TypeORM
  * entity, migrations and store (group commit on SQLite, batched statements on MySQL), so every
- * 201 and 204 is durable as the contract asks. No request ids, log lines, metrics, security
+ * 201 and 204 is durable as the contract asks. It also answers get (with its ETag) and a list
+ * page (with its `next` link) through the store's reads, so the read targets have a floor too. No request ids, log lines, metrics, security
  * headers, problem details, failure limiter or OpenAPI document.
  *
  * What the service adds on top of this is its own cost; what this costs against the Express
@@ -35,6 +36,7 @@ import {
   NotFoundException,
   Param,
   Post,
+  Query,
   Res,
   UnauthorizedException,
   UseGuards,
@@ -51,8 +53,11 @@ import { parseDatabaseUrl } from '../src/config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from '../src/database/database-options.js';
 import { CreateSpecialEventDto } from '../src/special-events/dto/create-special-event.dto.js';
 import { EventIdParams } from '../src/special-events/dto/event-id-params.dto.js';
+import { LIST_LIMIT, ListSpecialEventsQuery } from '../src/special-events/dto/list-special-events-query.dto.js';
+import type { SpecialEventResponse } from '../src/special-events/dto/special-event-response.dto.js';
+import { encodeCursor } from '../src/special-events/list-cursor.js';
 import { SpecialEvent, SpecialEventDate } from '../src/special-events/special-event.entity.js';
-import { withDerivedColumns } from '../src/special-events/special-events.service.js';
+import { etagOf, toResponse, withDerivedColumns } from '../src/special-events/special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { serveReference } from './reference-app.js';
 
@@ -110,6 +115,35 @@ class SpecialEventsController {
     if (!(await this.store.insert(withDerivedColumns(fields, 1)))) throw new ConflictException();
     response.location(`/special-events/${fields.eventId}`);
     return fields;
+  }
+
+  /** The contract's minimum of a get: the event as stored, and its strong ETag. */
+  @Get(':eventId')
+  async get(
+    @Param(new ValidationPipe({ ...validation, expectedType: EventIdParams })) params: EventIdParams,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse> {
+    const event = await this.store.find(params.eventId);
+    if (!event) throw new NotFoundException();
+    response.setHeader('ETag', etagOf(event));
+    return toResponse(event);
+  }
+
+  /** The contract's minimum of a first page: the range's events in order, and the `next` link. */
+  @Get()
+  async list(
+    @Query(new ValidationPipe({ ...validation, expectedType: ListSpecialEventsQuery })) query: ListSpecialEventsQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SpecialEventResponse[]> {
+    const range = { start: query.startDate, end: query.endDate };
+    const limit = query.limit ?? LIST_LIMIT.default;
+    const rows = await this.store.list({ ...range, limit: limit + 1 });
+    const last = rows[limit - 1];
+    if (rows.length > limit && last) {
+      const cursor = encodeURIComponent(encodeCursor(last.position, range));
+      response.setHeader('Link', `</special-events?limit=${limit}&cursor=${cursor}>; rel="next"`);
+    }
+    return rows.slice(0, limit).map(({ event }) => toResponse(event));
   }
 
   @Delete(':eventId')
