@@ -17,16 +17,32 @@ const DEFAULT_ROLE: Role = 'editor';
  */
 @Injectable()
 export class RoleGuard implements CanActivate {
+  /** The role each handler needs, or null when it needs none (public, generated): read once. */
+  private readonly needs = new WeakMap<object, Role | null>();
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    // Another method or a deeper path: the same 405/404 for every role, since no role could do more.
-    if (isGeneratedRoute(context.getHandler())) return true;
-    const needed = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets) ?? DEFAULT_ROLE;
+    const needed = this.roleNeeded(context);
+    if (needed === null) return true;
     const { user } = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
     if (user && roleAllows(user.role, needed)) return true;
     throw new ProblemException(403, `This operation needs the ${needed} role; your role is ${user?.role ?? 'none'}.`);
+  }
+
+  private roleNeeded(context: ExecutionContext): Role | null {
+    const handler = context.getHandler();
+    let needed = this.needs.get(handler);
+    if (needed === undefined) {
+      const targets = [handler, context.getClass()];
+      // Public routes need no role; another method or a deeper path gets the same 405/404 for
+      // every role, since no role could do more.
+      needed =
+        this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || isGeneratedRoute(handler)
+          ? null
+          : (this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, targets) ?? DEFAULT_ROLE);
+      this.needs.set(handler, needed);
+    }
+    return needed;
   }
 }

@@ -27,14 +27,26 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** The distinct ISO dates of `dates`, ascending: the rows of the event's date index. */
-export function indexedDates(dates: readonly string[]): string[] {
-  const found = new Set<string>();
-  for (const text of dates) {
-    const date = isoDatePart(text);
-    if (date !== null) found.add(date);
+/** indexedDates' answers by array: a write asks twice (the order key, then the index rows). */
+const indexed = new WeakMap<readonly string[], readonly string[]>();
+
+/**
+ * The distinct ISO dates of `dates`, ascending: the rows of the event's date index. An event's
+ * `dates` array is never changed once made (an update makes a new event), so the answer for one
+ * array is computed once.
+ */
+export function indexedDates(dates: readonly string[]): readonly string[] {
+  let found = indexed.get(dates);
+  if (found === undefined) {
+    const distinct = new Set<string>();
+    for (const text of dates) {
+      const date = isoDatePart(text);
+      if (date !== null) distinct.add(date);
+    }
+    found = [...distinct].sort();
+    indexed.set(dates, found);
   }
-  return [...found].sort();
+  return found;
 }
 
 /**
