@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:compare -- <rev> [rounds] [seconds]`: the service as built at another revision
+ * against the service as it is now, on SQLite, in the same run. Ratios to bare Express measured on
+ * different days compare the machines more than the code (the same build did 0.48 of Express on a
+ * loaded machine and 0.26 on a quiet one); two builds run in alternation on one machine do not.
+ *
+ * - `<rev>` is checked out into a temporary git worktree, compiled with this checkout's
+ *   node_modules and TypeScript (its package.json may differ: what is compared is its code), and
+ *   both builds (this one into .test-build/compare-now) are started as `node main.js`, pinned to core 1, each on a SQLite file of its own,
+ *   LOG_LEVEL=info with their logs going to files, as `npm run bench` starts the service.
+ * - Each round runs `create` (POST, 201) and then `delete` (DELETE of ids the creates answered,
+ *   204) for `seconds` on each build in turn, with autocannon in this process (50 connections,
+ *   pinned to core 0). A ratio is the median over rounds of now ÷ then, each pair seconds apart.
+ *
+ * Prints one line per run to standard error and the medians to standard output. Stops everything
+ * it started, the worktree included.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT } from '../test/helpers/service-process.js';
+import { EVENT_BODY } from './bodies.js';
+import { onCleanup, runCleanup } from './cleanup.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, serviceEnv, VALID_AUTHORIZATION } from './databases.js';
+import { pinSelf, ServerProcess, type StartedServer, waitReady } from './servers.js';
+
+const CONNECTIONS = 50;
+const WARMUP_SEC = 3;
+/** Creates kept for the deletes: more than a delete run can use at this machine's speed. */
+const IDS_PER_DELETE_SECOND = 12_000;
+
+interface Build {
+  readonly label: string;
+  readonly dist: string;
+  server?: StartedServer;
+  readonly ids: string[];
+  readonly rates: { create: number[]; delete: number[] };
+}
+
+type Workload = 'create' | 'delete';
+
+async function run(build: Build, workload: Workload, seconds: number): Promise<number> {
+  const server = build.server as StartedServer;
+  const request: autocannon.Request =
+    workload === 'create'
+      ? {
+          method: 'POST',
+          path: '/special-events',
+          headers: { authorization: VALID_AUTHORIZATION, 'content-type': 'application/json' },
+          body: EVENT_BODY,
+          onResponse: (status: number, body: string) => {
+            if (status === 201) build.ids.push((JSON.parse(body) as { eventId: string }).eventId);
+          },
+        }
+      : {
+          method: 'DELETE',
+          headers: { authorization: VALID_AUTHORIZATION },
+          setupRequest: (request: autocannon.Request): autocannon.Request => ({
+            ...request,
+            path: `/special-events/${build.ids.pop() ?? 'none'}`,
+          }),
+        };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      { url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] },
+      (error: unknown, done: autocannon.Result) => {
+        if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
+        else resolve(done);
+      },
+    );
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${build.label} ${workload}: ${bad} responses were not 2xx`);
+  return result.requests.average;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function main(): Promise<void> {
+  const [revision, roundsArg = '3', secondsArg = '10'] = process.argv.slice(2);
+  if (!revision) throw new Error('usage: npm run bench:compare -- <rev> [rounds] [seconds]');
+  const [rounds, seconds] = [Number(roundsArg), Number(secondsArg)];
+  const pinning = pinSelf();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-compare-'));
+  onCleanup('remove the temp dir', () => rmSync(dir, { recursive: true, force: true }));
+
+  const worktree = join(dir, 'then');
+  execFileSync('git', ['worktree', 'add', '--detach', worktree, revision], { cwd: ROOT, stdio: 'ignore' });
+  onCleanup('remove the worktree', () => {
+    execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  });
+  symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const builds: Build[] = [
+    { label: 'then', dist: join(worktree, 'dist'), ids: [], rates: { create: [], delete: [] } },
+    // Under the checkout, so that its node_modules and package.json (an ES module) are found.
+    { label: 'now', dist: join(ROOT, '.test-build/compare-now'), ids: [], rates: { create: [], delete: [] } },
+  ];
+  process.stderr.write(`# compiling ${revision} and this checkout\n`);
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[1].dist], { cwd: ROOT });
+
+  for (const build of builds) {
+    build.server = await ServerProcess.start({
+      name: build.label,
+      nodeArgs: [join(build.dist, 'main.js')],
+      env: serviceEnv(`sqlite:${join(dir, `${build.label}.sqlite`)}`, { ADMIN_USERNAME, ADMIN_PASSWORD }),
+      logFile: join(dir, `${build.label}.log`),
+      pinning,
+    });
+    await waitReady(build.server.port);
+    await run(build, 'create', WARMUP_SEC);
+  }
+  for (let round = 1; round <= rounds; round++) {
+    for (const workload of ['create', 'delete'] as const) {
+      for (const build of builds) {
+        while (workload === 'delete' && build.ids.length < seconds * IDS_PER_DELETE_SECOND) {
+          await run(build, 'create', WARMUP_SEC);
+        }
+        const rate = await run(build, workload, seconds);
+        build.rates[workload].push(rate);
+        process.stderr.write(`  ${build.label} ${workload} round ${round}/${rounds}: ${Math.round(rate)} req/s\n`);
+      }
+    }
+  }
+  const [then, now] = builds as [Build, Build];
+  process.stdout.write(
+    `${pinning.note}\n| workload | ${revision} req/s | now req/s | now ÷ ${revision} (per round) |\n|---|---:|---:|---:|\n`,
+  );
+  for (const workload of ['create', 'delete'] as const) {
+    const ratios = now.rates[workload].map((rate, index) => rate / (then.rates[workload][index] as number));
+    process.stdout.write(
+      `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
+        `${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) |\n`,
+    );
+  }
+}
+
+process.once('SIGINT', () => void runCleanup().then(() => process.exit(130)));
+try {
+  await main();
+} finally {
+  await runCleanup();
+}
