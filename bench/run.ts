@@ -14,8 +14,9 @@
  * - drives workloads with autocannon (50 connections): `create` (POST, valid Basic
  *   credentials, 201), `delete` (DELETE of events seeded straight into the database before each
  *   run, 204), `auth-fail` (POST with a wrong password, 401; the baseline and the floor have
- *   no auth: 201), and on the baseline and the service only `get`, `list` (a first page of 20 in a
- *   date range) and `update` (PATCH of a price), on events seeded once per server with the body
+ *   no auth: 201), and on the baseline, the service and (but `update`) the mandated stack's floor
+ *   `get`, `list` (a first page of 20 in a date range) and `update` (PATCH of a price), on events
+ *   seeded once per server with the body
  *   the baseline answers with (bodies.ts); each a discarded warm-up, then measured runs whose medians are reported
  *   (req/s, p50, p99), with the server's peak RSS (VmRSS every 100 ms) and its idle RSS (VmRSS
  *   read once, 1 s after it was ready, before any load). Every server is started first and their
