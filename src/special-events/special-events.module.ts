@@ -4,6 +4,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
@@ -14,12 +15,16 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
+    EventWriteParticipants,
     {
       provide: SpecialEventsStore,
-      inject: [DataSource, APP_CONFIG],
-      useFactory: (dataSource: DataSource, config: AppConfig) =>
-        createSpecialEventsStore(dataSource, config.databasePool),
+      inject: [DataSource, APP_CONFIG, EventWriteParticipants],
+      useFactory: (dataSource: DataSource, config: AppConfig, participants: EventWriteParticipants) =>
+        createSpecialEventsStore(dataSource, config.databasePool, participants),
     },
   ],
+  // What modules built on special events may use: the service's methods and a place in its writes'
+  // transactions (see EventWriteParticipants); never the store or the tables.
+  exports: [SpecialEventsService, EventWriteParticipants],
 })
 export class SpecialEventsModule {}

@@ -8,6 +8,7 @@ import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
 import { indexedDates, NO_DATE } from '../database/event-dates.js';
+import { type EventChange, EventWriteParticipants, type SqlStatement } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 
 /**
@@ -165,16 +166,27 @@ function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
 /**
  * The store for the DataSource's driver (the two buildDataSourceOptions builds): prepared
  * statements and group commit on SQLite, batched writes on MySQL/MariaDB. A MySQL write gets as
- * long as waiting for a connection and one query may take (`pool`), and no longer.
+ * long as waiting for a connection and one query may take (`pool`), and no longer. Every write
+ * runs the `participants`' statements in its own transaction.
  */
-export function createSpecialEventsStore(dataSource: DataSource, pool: DatabasePoolConfig): SpecialEventsStore {
+export function createSpecialEventsStore(
+  dataSource: DataSource,
+  pool: DatabasePoolConfig,
+  participants = new EventWriteParticipants(),
+): SpecialEventsStore {
   return dataSource.options.type === 'better-sqlite3'
-    ? new SqliteSpecialEventsStore(dataSource)
+    ? new SqliteSpecialEventsStore(dataSource, participants)
     : new MysqlSpecialEventsStore(
         dataSource.getRepository(SpecialEvent),
         pool.acquireTimeoutMs + pool.queryTimeoutMs,
         mysqlBinaryReader(dataSource),
+        participants,
       );
+}
+
+/** Runs the participants' statements through TypeORM's manager (inside its transaction). */
+async function runStatements(manager: EntityManager, statements: readonly SqlStatement[]): Promise<void> {
+  for (const { sql, parameters } of statements) await manager.query(sql, [...parameters]);
 }
 
 /**
@@ -203,7 +215,10 @@ function insertRows<T extends object>(
  * write that touches the date index too runs in one transaction; one without is a single statement.
  */
 export class RepositorySpecialEventsStore extends SpecialEventsStore {
-  constructor(protected readonly events: Repository<SpecialEvent>) {
+  constructor(
+    protected readonly events: Repository<SpecialEvent>,
+    protected readonly participants = new EventWriteParticipants(),
+  ) {
     super();
   }
 
@@ -218,9 +233,11 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   }
 
   async delete(eventId: string): Promise<boolean> {
+    const joined = this.participants.statementsFor({ kind: 'deleted', eventId });
     return this.transaction(async (manager) => {
       if (!(await manager.delete(SpecialEvent, { eventId })).affected) return false;
       await manager.delete(SpecialEventDate, { eventId });
+      await runStatements(manager, joined);
       return true;
     });
   }
@@ -236,6 +253,7 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   }
 
   async update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
+    const joined = this.participants.statementsFor({ kind: 'updated', event });
     return this.transaction(async (manager) => {
       // A structured result, for the number of rows the UPDATE matched.
       const result = await manager.queryRunner?.query(UPDATE_SQL, updateParameters(event, expectedVersion), true);
@@ -243,20 +261,26 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
       await manager.delete(SpecialEventDate, { eventId: event.eventId });
       const dates = dateRows([event]);
       if (dates.length > 0) await manager.insert(SpecialEventDate, dates);
+      await runStatements(manager, joined);
       return true;
     });
   }
 
-  /** Inserts the events, as one statement when none has an ISO date, else with their dates in one transaction. */
+  /**
+   * Inserts the events, as one statement when that is all there is to write, else with their
+   * dates and the participants' statements in one transaction.
+   */
   protected async insertAll(events: readonly SpecialEvent[]): Promise<void> {
     const dates = dateRows(events);
-    if (dates.length === 0) {
+    const joined = events.flatMap((event) => this.participants.statementsFor({ kind: 'created', event }));
+    if (dates.length === 0 && joined.length === 0) {
       await insertRows(this.events.manager, SpecialEvent, events);
       return;
     }
     await this.transaction(async (manager) => {
       await insertRows(manager, SpecialEvent, events);
-      await insertRows(manager, SpecialEventDate, dates);
+      if (dates.length > 0) await insertRows(manager, SpecialEventDate, dates);
+      await runStatements(manager, joined);
     });
   }
 
@@ -299,8 +323,9 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
     events: Repository<SpecialEvent>,
     deadlineMs: number,
     private readonly binaryRead?: BinaryReader,
+    participants?: EventWriteParticipants,
   ) {
-    super(events);
+    super(events, participants);
     this.inserts = new TurnBatcher((batch) => this.insertBatch(batch), deadlineMs);
     this.deletes = new TurnBatcher((batch) => this.deleteBatch(batch), deadlineMs);
   }
@@ -373,6 +398,10 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
           return false;
         }
         await runner.manager.delete(SpecialEventDate, { eventId: In([...ids]) });
+        await runStatements(
+          runner.manager,
+          ids.flatMap((eventId) => this.participants.statementsFor({ kind: 'deleted', eventId })),
+        );
       } catch (error) {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         if (isRefusedByServer(error)) return false;
@@ -437,7 +466,10 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
   private readonly columns: readonly ColumnMetadata[];
   private current?: SqliteConnection;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly participants = new EventWriteParticipants(),
+  ) {
     super();
     this.columns = dataSource.getMetadata(SpecialEvent).columns;
   }
@@ -448,24 +480,30 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
       (column) => driver.preparePersistentValue(column.getEntityValue(event), column) as unknown,
     );
     const { groupCommit, insert, insertDates } = this.connection();
+    const joined = this.joined({ kind: 'created', event });
     this.dataSource.logger.logQuery(insert.source);
-    if (event.sortDate === NO_DATE) return groupCommit.writeStatement(() => insert.run(values).changes === 1);
-    const dates = JSON.stringify(indexedDates(event.dates));
-    this.dataSource.logger.logQuery(insertDates.source);
+    if (event.sortDate === NO_DATE && joined.length === 0) {
+      return groupCommit.writeStatement(() => insert.run(values).changes === 1);
+    }
+    const dates = event.sortDate === NO_DATE ? undefined : JSON.stringify(indexedDates(event.dates));
+    if (dates !== undefined) this.dataSource.logger.logQuery(insertDates.source);
     return groupCommit.write(() => {
       if (insert.run(values).changes !== 1) return false;
-      insertDates.run(event.eventId, dates);
+      if (dates !== undefined) insertDates.run(event.eventId, dates);
+      for (const run of joined) run();
       return true;
     });
   }
 
   delete(eventId: string): Promise<boolean> {
     const { groupCommit, delete: remove, deleteDates } = this.connection();
+    const joined = this.joined({ kind: 'deleted', eventId });
     this.dataSource.logger.logQuery(remove.source);
     this.dataSource.logger.logQuery(deleteDates.source);
     return groupCommit.write(() => {
       if (remove.run(eventId).changes !== 1) return false;
       deleteDates.run(eventId);
+      for (const run of joined) run();
       return true;
     });
   }
@@ -474,18 +512,28 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     const { groupCommit, update, deleteDates, insertDates } = this.connection();
     const parameters = updateParameters(event, expectedVersion);
     const dates = JSON.stringify(indexedDates(event.dates));
+    const joined = this.joined({ kind: 'updated', event });
     this.dataSource.logger.logQuery(update.source);
     return groupCommit.write(() => {
       if (update.run(parameters).changes !== 1) return false;
       deleteDates.run(event.eventId);
       insertDates.run(event.eventId, dates);
+      for (const run of joined) run();
       return true;
+    });
+  }
+
+  /** The participants' statements for `change`, prepared (once per SQL text) and ready to run. */
+  private joined(change: EventChange): (() => void)[] {
+    return this.participants.statementsFor(change).map(({ sql, parameters }) => {
+      const statement = this.prepared(sql);
+      return () => statement.run([...parameters]);
     });
   }
 
   find(eventId: string): Promise<SpecialEvent | null> {
     return new Promise((resolve) => {
-      const row = this.reader(FIND_SQL).get(eventId) as EventRow | undefined;
+      const row = this.prepared(FIND_SQL).get(eventId) as EventRow | undefined;
       resolve(row ? rowToEvent(row) : null);
     });
   }
@@ -493,17 +541,20 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
   list(query: ListQuery): Promise<ListedEvent[]> {
     return new Promise((resolve) => {
       const { sql, parameters } = listSql(query);
-      resolve((this.reader(sql).all(parameters) as EventRow[]).map(rowToListed));
+      resolve((this.prepared(sql).all(parameters) as EventRow[]).map(rowToListed));
     });
   }
 
-  /** A read statement of the current connection, prepared on its first use (a handful of shapes). */
-  private reader(sql: string): Database.Statement {
-    const { readers, db } = this.connection();
-    let statement = readers.get(sql);
+  /**
+   * A statement of the current connection, prepared on its first use (the reads' handful of
+   * shapes, and the participants' statements).
+   */
+  private prepared(sql: string): Database.Statement {
+    const { statements, db } = this.connection();
+    let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
-      readers.set(sql, statement);
+      statements.set(sql, statement);
     }
     this.dataSource.logger.logQuery(sql);
     return statement;
@@ -536,7 +587,7 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
           'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?)',
         ),
         deleteDates: db.prepare('DELETE FROM special_event_dates WHERE event_id = ?'),
-        readers: new Map(),
+        statements: new Map(),
       };
     }
     return this.current;
@@ -552,5 +603,5 @@ interface SqliteConnection {
   /** Parameters: the eventId, then the JSON array of its distinct ISO dates. */
   readonly insertDates: Database.Statement;
   readonly deleteDates: Database.Statement;
-  readonly readers: Map<string, Database.Statement>;
+  readonly statements: Map<string, Database.Statement>;
 }

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { SpecialEvent } from './special-event.entity.js';
+
+/** A change to a special event, as committed: the event as stored, or the id of the one deleted. */
+export type EventChange =
+  | { readonly kind: 'created' | 'updated'; readonly event: SpecialEvent }
+  | { readonly kind: 'deleted'; readonly eventId: string };
+
+/** One SQL statement with `?` placeholders, valid on SQLite and MySQL/MariaDB alike. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/**
+ * A module whose own tables must change in the same transaction as a special event (the tickets
+ * an event's delete cancels, an outbox row that announces the change). Its statements run after
+ * the event's own and only when those took effect (the id was new, the version still matched,
+ * the event existed); if one of them fails, the event's write fails with it and nothing is kept.
+ *
+ * `statementsFor` is called once per change, before the transaction, and must not touch the
+ * database itself: on SQLite a batch of writes may be run twice (the first attempt rolled back),
+ * so everything a participant does has to be in the statements it returns.
+ */
+export interface EventWriteParticipant {
+  statementsFor(change: EventChange): readonly SqlStatement[];
+}
+
+const NONE: readonly SqlStatement[] = [];
+
+/**
+ * The participants of special events' writes. SpecialEventsModule exports it; a module that
+ * needs to join an event's transaction registers itself (in its `onModuleInit`), so that
+ * special-events never imports the modules that build on it.
+ */
+@Injectable()
+export class EventWriteParticipants {
+  private readonly participants: EventWriteParticipant[] = [];
+
+  join(participant: EventWriteParticipant): void {
+    this.participants.push(participant);
+  }
+
+  /** Every participant's statements for `change`, in the order they joined. */
+  statementsFor(change: EventChange): readonly SqlStatement[] {
+    if (this.participants.length === 0) return NONE;
+    return this.participants.flatMap((participant) => participant.statementsFor(change));
+  }
+}
