@@ -12,8 +12,10 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 RUN npm run build
 
+# --omit=optional: the optional node-linux-* packages bring Node 24 to machines whose own Node is
+# older (docs/deployment.md); this image has Node 24 already, so it ships one runtime, not two.
 FROM toolchain AS production-deps
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production

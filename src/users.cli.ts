@@ -1,3 +1,4 @@
+import './refuse-unsupported-node.js';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';

@@ -82,6 +82,19 @@ describe('Dockerfile', () => {
     expect(finalStage).not.toMatch(/npm ci(?! --omit=dev)/);
   });
 
+  it('ships one Node: the production install leaves out the optional node-* runtime packages', () => {
+    expect(dockerfile).toMatch(/RUN npm ci --omit=dev --omit=optional/);
+    // Nothing the service needs at run time may be optional, or --omit=optional would drop it.
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { optional?: boolean; dev?: boolean; devOptional?: boolean }>;
+    };
+    const optionalAtRunTime = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.optional === true && entry.dev !== true && entry.devOptional !== true)
+      .map(([path]) => path.replace(/^node_modules\//, ''));
+    expect(optionalAtRunTime.length).toBeGreaterThan(0);
+    expect(optionalAtRunTime.filter((name) => !/^node-(linux|win|darwin)-[a-z0-9]+$/.test(name))).toEqual([]);
+  });
+
   it('copies only files that exist, and .dockerignore keeps local builds and modules out', () => {
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((match) => match[1].split(/\s+/));
     expect(sources.length).toBeGreaterThan(0);

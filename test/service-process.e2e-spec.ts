@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,16 @@ function npmStart(env: Record<string, string>): ProcessRun {
 }
 
 /** `node dist/main.js`, what `npm run start:prod` runs, without npm in between. */
+/** Makes a Node process report itself as 20.20.2 before the service's first module runs. */
+const PRETEND_NODE_20 = encodeURIComponent('Object.defineProperty(process.versions, "node", { value: "20.20.2" });');
+
+/** /usr/bin/node when it is a Node 20, else null. */
+function systemNode20(): string | null {
+  if (!existsSync('/usr/bin/node')) return null;
+  const version = execFileSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).trim();
+  return version.startsWith('v20.') ? '/usr/bin/node' : null;
+}
+
 function nodeStart(env: Record<string, string>): ProcessRun {
   return new ProcessRun(process.execPath, ['dist/main.js'], {
     cwd: project,
@@ -347,6 +358,37 @@ describe('npm start (the README way)', () => {
 });
 
 describe('node dist/main.js (the production start)', () => {
+  it('refuses an unsupported Node (20) at once: exit 1, one line naming the supported versions, nothing else printed', async () => {
+    // Node 20 as the process reports it, on the Node that runs this test...
+    const runs = [['dist/main.js'], ['dist/users.cli.js', 'list']].map(
+      (args) =>
+        new ProcessRun(process.execPath, ['--import', `data:text/javascript,${PRETEND_NODE_20}`, ...args], {
+          cwd: project,
+          env: childEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl() }),
+        }),
+    );
+    // ...and a real Node 20 where the machine has one (CI's and many users' machines do): a
+    // dependency that fails to load on 20 must not get there before the check.
+    const real = systemNode20();
+    if (real === null)
+      process.stderr.write('[service-process] no Node 20 at /usr/bin/node: the real-Node-20 start was not tried\n');
+    else
+      runs.push(
+        new ProcessRun(real, ['dist/main.js'], {
+          cwd: project,
+          env: childEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl() }),
+        }),
+      );
+    for (const run of runs) {
+      expect(await run.waitForExit(STOP_TIMEOUT)).toEqual({ code: 1, signal: null });
+      await run.waitForClose(STOP_TIMEOUT);
+      expect(run.stderr).toMatch(
+        /^museum-special-events needs Node\.js 22\.12 or later \(24 LTS recommended\); this is Node\.js 20\.\d+\.\d+\. .+\n$/,
+      );
+      expect(run.stdout).toBe('');
+    }
+  }, 120_000);
+
   it('exits 1 with the variable named on stderr for an invalid PORT, and never prints an invalid ADMIN_PASSWORD', async () => {
     const badPort = nodeStart({ DATABASE_URL: databaseUrl(), PORT: 'abc' });
     expect(await badPort.waitForExit(STOP_TIMEOUT)).toEqual({ code: 1, signal: null });
