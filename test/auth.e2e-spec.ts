@@ -713,6 +713,37 @@ describe('only credentials that were sent and wrong count, per address and user 
     expectUnauthorized(await postFrom(t, from, undefined), '/special-events');
   });
 
+  it("a name is matched exactly: `victim ` with trailing spaces is not `victim`, and does not get past victim's 429 (issue 26)", async () => {
+    const from = '127.0.1.8';
+    const victim = `victim-${suffix()}`;
+    const password = 'victim-password-1234';
+    await t.app.get(UsersService).add(victim, password);
+    // MySQL's and MariaDB's _bin collations pad: there `victim ` once logged in as victim.
+    for (const padded of [`${victim} `, `${victim}  `, `${victim}\t`]) {
+      expectUnauthorized(await postFrom(t, '127.0.1.9', basicHeader(padded, password)), '/special-events');
+    }
+    for (let i = 0; i < LIMIT; i++) {
+      expectUnauthorized(await postFrom(t, from, basicHeader(victim, `wrong-${suffix()}`)), '/special-events');
+    }
+    expectLimited(await postFrom(t, from, basicHeader(victim, password)), 60);
+    // The padded name is another (unknown) name: never the victim's account, right password or not.
+    expectUnauthorized(await postFrom(t, from, basicHeader(`${victim}   `, password)), '/special-events');
+    // The database itself compares exactly, for user names and idempotency keys alike.
+    const db = t.app.get(DataSource);
+    const count = async (sql: string, parameters: unknown[]) =>
+      Number(((await db.query(sql, parameters)) as { n: number | string }[])[0].n);
+    expect(await count('SELECT COUNT(*) AS n FROM users WHERE username = ?', [victim])).toBe(1);
+    expect(await count('SELECT COUNT(*) AS n FROM users WHERE username = ?', [`${victim} `])).toBe(0);
+    await db.query(
+      'INSERT INTO idempotency_keys (username, idempotency_key, fingerprint, claim, status, headers, body, expires_at) VALUES (?, ?, ?, ?, NULL, NULL, NULL, ?)',
+      [victim, 'key-1', 'f'.repeat(64), 'c', Date.now() + 60_000],
+    );
+    const keyed = 'SELECT COUNT(*) AS n FROM idempotency_keys WHERE username = ? AND idempotency_key = ?';
+    expect(await count(keyed, [victim, 'key-1'])).toBe(1);
+    expect(await count(keyed, [victim, 'key-1 '])).toBe(0);
+    expect(await count(keyed, [`${victim} `, 'key-1'])).toBe(0);
+  });
+
   it('across many user names an address is capped, but a user who succeeded from it in the window is not refused', async () => {
     const from = '127.0.1.5';
     const regular = `regular-${suffix()}`;

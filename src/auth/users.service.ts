@@ -39,8 +39,14 @@ export class UsersService {
     @Optional() private readonly cache?: CredentialCache,
   ) {}
 
-  find(username: string): Promise<User | null> {
-    return this.users.findOneBy({ username });
+  /**
+   * The user with exactly this name. The database compares exactly too (no trailing-space padding
+   * on MySQL since ExactTextComparisons1764200000000); checking here as well keeps a login exact on
+   * a database whose collation was changed by hand.
+   */
+  async find(username: string): Promise<User | null> {
+    const user = await this.users.findOneBy({ username });
+    return user !== null && user.username === username ? user : null;
   }
 
   count(): Promise<number> {

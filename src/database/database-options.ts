@@ -12,6 +12,8 @@ import { UserRoles1764100000000 as MysqlUserRoles } from './migrations/mysql/176
 import { UserRoles1764100000000 as SqliteUserRoles } from './migrations/sqlite/1764100000000-user-roles.js';
 import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migrations/mysql/1764100001000-idempotency-keys.js';
 import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
+import { ExactTextComparisons1764200000000 as MysqlExactTextComparisons } from './migrations/mysql/1764200000000-exact-text-comparisons.js';
+import { ExactTextComparisons1764200000000 as SqliteExactTextComparisons } from './migrations/sqlite/1764200000000-exact-text-comparisons.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -25,8 +27,20 @@ export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,
  * holds the same migrations by name; a unit test keeps them in step.
  */
 export const MIGRATIONS = {
-  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion, SqliteUserRoles, SqliteIdempotencyKeys],
-  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion, MysqlUserRoles, MysqlIdempotencyKeys],
+  sqlite: [
+    SqliteInitialSchema,
+    SqliteEventDatesAndVersion,
+    SqliteUserRoles,
+    SqliteIdempotencyKeys,
+    SqliteExactTextComparisons,
+  ],
+  mysql: [
+    MysqlInitialSchema,
+    MysqlEventDatesAndVersion,
+    MysqlUserRoles,
+    MysqlIdempotencyKeys,
+    MysqlExactTextComparisons,
+  ],
 } as const;
 
 /**
