@@ -4,6 +4,7 @@ import { hash } from 'node:crypto';
 import { PreparedResponse } from '../common/http/prepared-response.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency.store.js';
+import { canonicalJson } from './canonical-json.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -104,13 +105,14 @@ export class IdempotencyGuard implements CanActivate {
 
 /**
  * Method, path (with query), the If-Match precondition (another precondition is another request)
- * and the body as parsed, so that formatting does not matter.
+ * and the body as parsed, in canonical form, so that neither formatting nor the order of its
+ * members matters (a client that reorders them on a retry still gets its first answer).
  */
 function fingerprint(request: Request): string {
   const ifMatch = request.headers['if-match'] ?? '';
   return hash(
     'sha256',
-    `${request.method}\n${request.originalUrl}\n${ifMatch}\n${JSON.stringify(request.body ?? null)}`,
+    `${request.method}\n${request.originalUrl}\n${ifMatch}\n${canonicalJson(request.body ?? null)}`,
     'hex',
   );
 }
