@@ -357,17 +357,27 @@ describe('GET /special-events: invalid parameters are 400s naming them', () => {
     ['cursor=', ['cursor']],
     ['sort=name', ['sort']],
     ['limitt=5', ['limitt']],
+    // Named like Object.prototype's members: unknown parameters all the same (issue 26).
+    ...['toString', 'valueOf', 'hasOwnProperty', 'constructor', '__proto__', 'prototype', 'isPrototypeOf'].map(
+      (name): [string, string[]] => [`${name}=1`, [name]],
+    ),
+    ['__proto__[limit]=5', ['__proto__[limit]']],
+    ['limit=5&constructor=x&toString=', ['constructor', 'toString']],
   ])('?%s', async (query, fields) => {
     expectFieldProblem(await list(`?${query}`), '/special-events', fields);
   });
 
-  it('a page beyond 10,000 points to the cursor; the limits are accepted at their bounds', async () => {
-    const body = expectFieldProblem(await list('?page=10001&limit=1'), '/special-events', ['page']);
-    expect(JSON.stringify(body.errors)).toMatch(/cursor/);
+  it('a page may skip at most 10,000 events ((page - 1) * limit): deeper is a 400 pointing to the cursor; the bounds are accepted', async () => {
+    for (const query of ['?page=10001', '?page=1002&limit=10', '?page=102&limit=100', '?page=10002&limit=1']) {
+      const body = expectFieldProblem(await list(query), '/special-events', ['page']);
+      expect(JSON.stringify(body.errors)).toMatch(/cursor/);
+    }
     for (const query of [
       '?limit=1',
       '?limit=100',
-      '?page=10000&limit=100',
+      '?page=1001&limit=10',
+      '?page=101&limit=100',
+      '?page=10001&limit=1',
       '?startDate=2026-12-01&endDate=2026-12-01',
     ]) {
       expectStatus(await list(query), 200);

@@ -5,7 +5,7 @@ import { ifMatchSatisfied } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_PAGE } from './dto/list-special-events-query.dto.js';
+import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../database/event-dates.js';
@@ -102,7 +102,7 @@ export class SpecialEventsService {
 
   /**
    * One page of the events matching the range, in list order. Pages are found by keyset (the
-   * cursor) or by offset (`page`, bounded by MAX_PAGE); either way the next page's cursor is
+   * cursor) or by offset (`page`, bounded by MAX_OFFSET); either way the next page's cursor is
    * given, so a client can switch to the links at any point.
    */
   async list(query: ListSpecialEventsQuery): Promise<ListPage> {
@@ -117,10 +117,10 @@ export class SpecialEventsService {
         field: 'page',
         message: 'page cannot be combined with cursor: the cursor already says where to go on',
       });
-    } else if (query.page !== undefined && query.page > MAX_PAGE) {
+    } else if (query.page !== undefined && (query.page - 1) * limit > MAX_OFFSET) {
       errors.push({
         field: 'page',
-        message: `page must be at most ${MAX_PAGE}; to read further, follow the Link rel="next" headers (the cursor parameter)`,
+        message: `page may skip at most ${MAX_OFFSET} events ((page - 1) * limit), this one skips ${(query.page - 1) * limit}; to read further, follow the Link rel="next" headers (the cursor parameter)`,
       });
     }
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, range);

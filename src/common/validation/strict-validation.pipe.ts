@@ -6,9 +6,9 @@ import { type FieldError, ProblemException, validationProblem } from '../problem
  * The one validation pipeline of the service (registered as APP_PIPE).
  *
  * - No coercion: `"25"` stays a string and fails a number rule (enableImplicitConversion off).
- * - Unknown properties are rejected by name *before* class-transformer sees the body. Nest's
- *   pipe would otherwise silently delete `__proto__`, `prototype` and `constructor`, and a typo
- *   must never drop data without a word.
+ * - Unknown properties of a body or a query are rejected by name *before* class-transformer sees
+ *   them. Nest's pipe would otherwise silently delete `__proto__`, `prototype` and `constructor`,
+ *   names like `toString` would pass as if known, and a typo must never drop data without a word.
  * - A body must be a JSON object; every failing field is reported at once.
  */
 @Injectable()
@@ -29,21 +29,25 @@ export class StrictValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype;
-    if (metadata.type !== 'body' || !metatype || !this.toValidate(metadata)) {
+    const kind = metadata.type;
+    if ((kind !== 'body' && kind !== 'query') || !metatype || !this.toValidate(metadata)) {
       return super.transform(value, metadata);
     }
-    if (!isPlainObject(value)) {
+    if (kind === 'body' && !isPlainObject(value)) {
       throw validationProblem([{ field: 'body', message: 'body must be a JSON object' }]);
     }
     const known = this.propertiesOf(metatype);
-    const unknownKeys = Object.keys(value).filter((key) => !known.has(key));
+    // Own names only, checked against the DTO's rules: `?toString=1` or `?__proto__=1` is an
+    // unknown parameter like `?limt=5`, not something the object already "has".
+    const unknownKeys = Object.keys(value as object).filter((key) => !known.has(key));
     if (unknownKeys.length === 0) return super.transform(value, metadata);
 
     const unknownErrors = unknownKeys.map((key) => ({
       field: key,
-      message: `${key} is not a property of this resource`,
+      message:
+        kind === 'body' ? `${key} is not a property of this resource` : `${key} is not a parameter of this operation`,
     }));
-    const rest = Object.fromEntries(Object.entries(value).filter(([key]) => known.has(key)));
+    const rest = Object.fromEntries(Object.entries(value as object).filter(([key]) => known.has(key)));
     try {
       await super.transform(rest, metadata);
     } catch (error) {

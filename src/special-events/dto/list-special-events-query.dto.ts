@@ -5,8 +5,11 @@ import { rule } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../database/event-dates.js';
 
 export const LIST_LIMIT = { min: 1, max: 100, default: 10 } as const;
-/** Beyond this page, offset paging is refused: the `next` links (keyset) cost the same at any depth. */
-export const MAX_PAGE = 10_000;
+/**
+ * The most events a `page` may skip ((page − 1) × limit): skipping costs time in proportion, so
+ * deeper offsets are refused, and the `next` links (keyset) cost the same at any depth.
+ */
+export const MAX_OFFSET = 10_000;
 
 const DIGITS = /^[0-9]{1,9}$/;
 
@@ -54,9 +57,9 @@ export class ListSpecialEventsQuery {
   @ApiPropertyOptional({
     type: Number,
     minimum: 1,
-    maximum: MAX_PAGE,
+    maximum: MAX_OFFSET + 1,
     default: 1,
-    description: `Page number, from 1. Pages beyond ${MAX_PAGE} are refused: follow the \`next\` links instead. Not together with \`cursor\`.`,
+    description: `Page number, from 1. A page may start at most ${MAX_OFFSET.toLocaleString('en')} events in ((page − 1) × limit ≤ ${MAX_OFFSET}); deeper pages are refused: follow the \`next\` links instead. Not together with \`cursor\`.`,
     example: 2,
   })
   @Transform(integer)
