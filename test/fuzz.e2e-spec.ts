@@ -1294,7 +1294,20 @@ const listPage = fc.oneof(
   { weight: 5, arbitrary: fc.integer({ min: 1, max: 8 }).map(String) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('0', '-1', '1.0', '', 'x', '10001', '1000000', '99999999999999999999', '+2', '02'),
+    arbitrary: fc.constantFrom(
+      '0',
+      '-1',
+      '1.0',
+      '',
+      'x',
+      '1001',
+      '1002',
+      '10001',
+      '1000000',
+      '99999999999999999999',
+      '+2',
+      '02',
+    ),
   },
   { weight: 1, arbitrary: text(6) },
 );
@@ -1532,8 +1545,13 @@ function predictList(query: ListQuery): ListPrediction {
   };
   const limit = integer(query.limit, 10, 100);
   if (query.limit !== undefined && CANONICAL_INTEGER.test(query.limit) && Number(query.limit) > 100) errors.add(400);
-  // Pages beyond 10,000 × limit rows may be refused with a 400 that points to `cursor`.
-  const page = integer(query.page, 1, 10_000);
+  // A page that skips more than 10,000 events ((page - 1) × limit) is refused with a 400 that
+  // points to `cursor` (issue 26).
+  const page = integer(query.page, 1, 10_001);
+  if ((page - 1) * limit > 10_000) {
+    if (exactPage) errors.add(400);
+    else open.add(400);
+  }
   if (query.cursor !== undefined) errors.add(400);
   if (query.extra) {
     open.add(400);

@@ -1,4 +1,5 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import request, { type Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
@@ -297,7 +298,9 @@ describe('GET /special-events: pages and links', () => {
     expect(paged.body).toStrictEqual(expected.slice(0, 3));
     const link = nextLink(paged) as string;
     expect(link).toMatch(
-      new RegExp(`^/special-events\\?startDate=${y}-01-01&endDate=${y}-12-31&limit=3&cursor=[A-Za-z0-9_-]+$`),
+      new RegExp(
+        `^/special-events\\?startDate=${y}-01-01&endDate=${y}-12-31&limit=3&cursor=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{22}$`,
+      ),
     );
     expect(await followAll(`/special-events${query}&limit=3`)).toStrictEqual(expected);
     expect(await followAll(`/special-events${query}&limit=1`)).toStrictEqual(expected);
@@ -334,6 +337,58 @@ describe('GET /special-events: pages and links', () => {
     expectFieldProblem(await list(`?cursor=${Buffer.from('["x"]').toString('base64url')}`), '/special-events', [
       'cursor',
     ]);
+  });
+
+  it('a cursor cannot be forged: its position or range rewritten under the same signature is a 400 (issue 26)', async () => {
+    const range = `startDate=${y}-01-01&endDate=${y}-12-31`;
+    const link = nextLink(await list(`?${range}&limit=2`)) as string;
+    const cursor = new URLSearchParams(link.split('?')[1]).get('cursor') as string;
+    const [payload, keyId, mac] = cursor.split('.');
+    expect(mac).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const [key, eventId] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string];
+    expectStatus(await list(`?${range}&limit=2&cursor=${cursor}`), 200);
+    const forge = (position: unknown[]) =>
+      `${Buffer.from(JSON.stringify(position)).toString('base64url')}.${keyId}.${mac}`;
+    // Moved on (skipping events), or widened to another range and sent with that range.
+    const moved = forge([`${y}-06-01`, eventId, `${y}-01-01`, `${y}-12-31`]);
+    expectFieldProblem(await list(`?${range}&limit=2&cursor=${moved}`), '/special-events', ['cursor']);
+    const widened = forge([key, eventId, null, null]);
+    expectFieldProblem(await list(`?limit=2&cursor=${widened}`), '/special-events', ['cursor']);
+    // The unsigned form cursors had before.
+    expectFieldProblem(await list(`?${range}&limit=2&cursor=${payload}`), '/special-events', ['cursor']);
+  });
+
+  it('signing keys rotate through the database: a cursor signed with a key added since start is accepted, old cursors stay valid', async () => {
+    const range = `startDate=${y}-01-01&endDate=${y}-12-31`;
+    const before = nextLink(await list(`?${range}&limit=2`)) as string;
+    const oldCursor = new URLSearchParams(before.split('?')[1]).get('cursor') as string;
+    // What another instance (or an operator) adds: a newer key, which this instance does not hold yet.
+    const secret = randomBytes(32);
+    const keyId = `rot${randomInt(1e6)}`;
+    await t.app
+      .get(DataSource)
+      .query('INSERT INTO cursor_signing_keys (key_id, secret, created_at) VALUES (?, ?, ?)', [
+        keyId,
+        secret.toString('base64url'),
+        Date.now() + 1,
+      ]);
+    const [payload] = oldCursor.split('.');
+    const mac = createHmac('sha256', secret)
+      .update(`${payload}.${keyId}`)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+    // Reloads for an unknown key are at most once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const fresh = await list(`?${range}&limit=2&cursor=${payload}.${keyId}.${mac}`);
+    expectStatus(fresh, 200);
+    const viaOld = await list(`?${range}&limit=2&cursor=${oldCursor}`);
+    expectStatus(viaOld, 200);
+    expect(fresh.body).toStrictEqual(viaOld.body);
+    // A made-up key id is refused, after the same reload.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expectFieldProblem(await list(`?${range}&limit=2&cursor=${payload}.nokey.${mac}`), '/special-events', ['cursor']);
+    await t.app.get(DataSource).query('DELETE FROM cursor_signing_keys WHERE key_id = ?', [keyId]);
   });
 });
 

@@ -14,6 +14,8 @@ import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migratio
 import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
 import { ExactTextComparisons1764200000000 as MysqlExactTextComparisons } from './migrations/mysql/1764200000000-exact-text-comparisons.js';
 import { ExactTextComparisons1764200000000 as SqliteExactTextComparisons } from './migrations/sqlite/1764200000000-exact-text-comparisons.js';
+import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migrations/mysql/1764200001000-cursor-signing-keys.js';
+import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -33,6 +35,7 @@ export const MIGRATIONS = {
     SqliteUserRoles,
     SqliteIdempotencyKeys,
     SqliteExactTextComparisons,
+    SqliteCursorSigningKeys,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -40,6 +43,7 @@ export const MIGRATIONS = {
     MysqlUserRoles,
     MysqlIdempotencyKeys,
     MysqlExactTextComparisons,
+    MysqlCursorSigningKeys,
   ],
 } as const;
 

@@ -4,6 +4,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
@@ -16,6 +17,7 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
   providers: [
     SpecialEventsService,
     EventWriteParticipants,
+    CursorSigningKeys,
     {
       provide: SpecialEventsStore,
       inject: [DataSource, APP_CONFIG, EventWriteParticipants],

@@ -9,9 +9,10 @@ import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../database/event-dates.js';
-import { decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
+import { CursorSigningKeys } from './cursor-signing-keys.js';
+import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
-import { SpecialEventsStore } from './special-events.store.js';
+import { type ListPosition, SpecialEventsStore } from './special-events.store.js';
 
 /** The fields a PATCH may change. */
 const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price'] as const;
@@ -66,6 +67,7 @@ export class SpecialEventsService {
   constructor(
     private readonly store: SpecialEventsStore,
     private readonly writeHealth: WriteHealth,
+    private readonly cursorKeys: CursorSigningKeys,
   ) {}
 
   /**
@@ -123,7 +125,11 @@ export class SpecialEventsService {
         message: `page may skip at most ${MAX_OFFSET} events ((page - 1) * limit), this one skips ${(query.page - 1) * limit}; to read further, follow the Link rel="next" headers (the cursor parameter)`,
       });
     }
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, range);
+    let after: ListPosition | null | undefined;
+    if (query.cursor !== undefined) {
+      const keyId = cursorKeyId(query.cursor);
+      after = decodeCursor(query.cursor, range, keyId === null ? undefined : await this.cursorKeys.verifying(keyId));
+    }
     if (after === null) {
       errors.push({
         field: 'cursor',
@@ -140,7 +146,8 @@ export class SpecialEventsService {
       events: page.map(({ event }) => event),
       range,
       limit,
-      nextCursor: rows.length > limit && last ? encodeCursor(last.position, range) : undefined,
+      nextCursor:
+        rows.length > limit && last ? encodeCursor(last.position, range, this.cursorKeys.signing()) : undefined,
     };
   }
 

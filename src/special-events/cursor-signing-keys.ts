@@ -1,0 +1,75 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface CursorKey {
+  readonly id: string;
+  readonly secret: Buffer;
+}
+
+/** How often an instance looks for a newer signing key (a rotation) while it serves lists. */
+const REFRESH_MS = 60_000;
+/** The least time between two reloads caused by cursors signed with a key this instance lacks. */
+const UNKNOWN_KEY_RELOAD_MS = 1_000;
+
+/**
+ * The keys that sign list cursors, shared by every instance through the database
+ * (`cursor_signing_keys`): the newest signs, all verify. Rotating is adding a row (docs/api.md):
+ * each instance signs with it within a minute, and verifies it at once when a cursor signed with
+ * it arrives; cursors signed with an older key keep working until that row is deleted.
+ */
+@Injectable()
+export class CursorSigningKeys implements OnModuleInit {
+  private readonly logger = new Logger(CursorSigningKeys.name);
+  private keys = new Map<string, CursorKey>();
+  private newest: CursorKey | undefined;
+  private loadedAt = 0;
+  private reloading: Promise<void> | undefined;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.load();
+  }
+
+  /** The key new cursors are signed with. */
+  signing(): CursorKey {
+    if (Date.now() - this.loadedAt > REFRESH_MS) this.reloadInBackground();
+    if (!this.newest) throw new Error('No cursor signing key: the migrations have not run');
+    return this.newest;
+  }
+
+  /** The key of this id, reloading the keys (at most once a second) when it is not known yet. */
+  async verifying(id: string): Promise<CursorKey | undefined> {
+    const known = this.keys.get(id);
+    if (known || Date.now() - this.loadedAt < UNKNOWN_KEY_RELOAD_MS) return known;
+    await this.reload();
+    return this.keys.get(id);
+  }
+
+  private reloadInBackground(): void {
+    this.reload().catch((error: unknown) =>
+      this.logger.warn({
+        msg: 'Cursor signing keys not reloaded',
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  private reload(): Promise<void> {
+    // Counted from the attempt: a database that fails is asked again at the same pace, not at once.
+    this.loadedAt = Date.now();
+    this.reloading ??= this.load().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async load(): Promise<void> {
+    const rows = (await this.dataSource.query(
+      'SELECT key_id, secret, created_at FROM cursor_signing_keys ORDER BY created_at, key_id',
+    )) as { key_id: string; secret: string; created_at: number | string }[];
+    const keys = new Map<string, CursorKey>();
+    for (const row of rows) keys.set(row.key_id, { id: row.key_id, secret: Buffer.from(row.secret, 'base64url') });
+    this.keys = keys;
+    this.newest = rows.length > 0 ? keys.get(rows[rows.length - 1].key_id) : undefined;
+    this.loadedAt = Date.now();
+  }
+}
