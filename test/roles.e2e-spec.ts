@@ -235,3 +235,49 @@ describe('roles: a change made elsewhere (the users CLI, another instance)', () 
     forbidden(await post(), '/special-events');
   });
 });
+
+describe('a change made elsewhere is in force within a second, with the default cache TTL (issue 26)', () => {
+  const t = useTestApp();
+
+  it('a removal, a lowered role and a changed password made by another process are refused within 1 s while requests keep coming', async () => {
+    const elsewhere = new UsersService(t.app.get(DataSource).getRepository(User), new PasswordHasher());
+    const post = (authorization: string) =>
+      request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
+    const run = async (change: () => Promise<void>, refusedWith: number, authorization: string) => {
+      expectStatus(await post(authorization), 201);
+      expectStatus(await post(authorization), 201); // now from the credential cache
+      // Requests keep coming while the change is made, as under load.
+      let stop = false;
+      const late: number[] = [];
+      let changedAt = 0;
+      const load = (async () => {
+        while (!stop) {
+          const sentAt = Date.now();
+          const res = await post(authorization);
+          if (changedAt > 0 && sentAt > changedAt + 1_000 && res.status !== refusedWith) late.push(res.status);
+        }
+      })();
+      await change();
+      changedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      stop = true;
+      await load;
+      expect(late).toEqual([]);
+      expect((await post(authorization)).status).toBe(refusedWith);
+    };
+    const user = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+    const password = 'elsewhere-password-1234';
+
+    const removed = user('removed');
+    await elsewhere.add(removed, password, 'editor');
+    await run(() => elsewhere.remove(removed), 401, basicHeader(removed, password));
+
+    const lowered = user('lowered');
+    await elsewhere.add(lowered, password, 'editor');
+    await run(() => elsewhere.setRole(lowered, 'viewer'), 403, basicHeader(lowered, password));
+
+    const changed = user('changed');
+    await elsewhere.add(changed, password, 'editor');
+    await run(() => elsewhere.setPassword(changed, 'a-new-password-5678'), 401, basicHeader(changed, password));
+  }, 60_000);
+});

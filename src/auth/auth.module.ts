@@ -8,6 +8,7 @@ import { AdminBootstrap } from './admin-bootstrap.js';
 import { BasicAuthGuard } from './basic-auth.guard.js';
 import { BasicStrategy } from './basic.strategy.js';
 import { CredentialCache } from './credential-cache.js';
+import { CredentialsEpoch } from './credentials-epoch.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGate } from './hash-gate.js';
@@ -48,6 +49,7 @@ import { UsersService } from './users.service.js';
     },
     UsersService,
     CredentialsVerifier,
+    CredentialsEpoch,
     BasicStrategy,
     AdminBootstrap,
     { provide: APP_GUARD, useClass: BasicAuthGuard },

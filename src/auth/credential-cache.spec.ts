@@ -107,6 +107,28 @@ describe('CredentialCache', () => {
     expect(handed).toBeUndefined();
   });
 
+  it('expireAll: nothing is trusted any more, but expired verdicts are handed over, and a check in flight is not cached', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+    await cache.resolve('k1', 'alice', () => Promise.resolve(verdict(ALICE)));
+    await cache.resolve('k2', 'bob', () => Promise.resolve(verdict(BOB)));
+    const slow = deferred<Verdict>();
+    const inFlight = cache.resolve('k3', 'carol', () => slow.promise);
+    cache.expireAll();
+    expect(cache.peek('k1')).toBeUndefined();
+    expect(cache.peek('k2')).toBeUndefined();
+    let handed: Verdict | undefined;
+    await cache.resolve('k1', 'alice', (expired) => {
+      handed = expired;
+      return Promise.resolve(verdict(ALICE));
+    });
+    expect(handed).toEqual(verdict(ALICE));
+    expect(cache.peek('k1')).toEqual(ALICE);
+    // The check that started before expireAll may have read the old state: answered, not kept.
+    slow.resolve(verdict({ username: 'carol', role: 'viewer' }));
+    expect(await inFlight).toEqual({ username: 'carol', role: 'viewer' });
+    expect(cache.peek('k3')).toBeUndefined();
+  });
+
   it('peek counts as a use: the entry peeked last is evicted last', async () => {
     const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 2 });
     await cache.resolve('a', 'alice', () => Promise.resolve(verdict(ALICE)));

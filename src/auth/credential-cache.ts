@@ -37,8 +37,9 @@ export interface CredentialCacheOptions {
  *   `createHmac` costs 2.3 µs, and it runs on every request (3% of a delete's CPU as HMAC).
  * - Bounded in size (least recently used goes first) and in time (`ttlMs`), and everything about
  *   a user is dropped when that user changes in this process (`invalidateUser`). A change made
- *   elsewhere (the users CLI, another instance) takes effect within `ttlMs`; that includes the
- *   user's role, which the cached identity carries.
+ *   elsewhere (the users CLI, another instance) takes effect when CredentialsEpoch sees the
+ *   users change (within a second, `expireAll`), and at the latest within `ttlMs`; that includes
+ *   the user's role, which the cached identity carries.
  * - An expired verdict is not used, but handed to the next computation for the same credentials
  *   (`resolve`), which may confirm it by reading the user again instead of hashing again: with
  *   scrypt's 128 MiB and 0.3 s, a re-hash every `ttlMs` stalled every request with those
@@ -54,6 +55,8 @@ export class CredentialCache {
   >();
   /** Bumped by every invalidation; a computation that started before it is not cached. */
   private readonly generations = new Map<string, number>();
+  /** As `generations`, for every user at once (expireAll). */
+  private globalGeneration = 0;
   /** 256 random bits as text, so that `secret + header` is one string for one `crypto.hash`. */
   private readonly secret = randomBytes(32).toString('base64url');
   private readonly now: () => number;
@@ -87,9 +90,12 @@ export class CredentialCache {
     if (pending) return pending.computation;
 
     const generation = this.generations.get(username) ?? 0;
+    const globalGeneration = this.globalGeneration;
     const computation = compute(this.entries.get(key)?.verdict)
       .then((verdict) => {
-        if ((this.generations.get(username) ?? 0) === generation) this.store(key, username, verdict);
+        if ((this.generations.get(username) ?? 0) === generation && this.globalGeneration === globalGeneration) {
+          this.store(key, username, verdict);
+        }
         return verdict.identity;
       })
       .finally(() => {
@@ -115,6 +121,18 @@ export class CredentialCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     return { identity: entry.verdict.identity, username: entry.username };
+  }
+
+  /**
+   * Stops trusting every cached outcome, because users changed somewhere else (CredentialsEpoch):
+   * each is checked again on its next use. Verdicts are kept as expired, not dropped, so that a
+   * credential whose user's stored hash did not change is confirmed by reading the user, without
+   * a new password hash; checks in flight, which may have read the old state, are not cached.
+   */
+  expireAll(): void {
+    this.globalGeneration++;
+    for (const [key, entry] of this.entries) this.entries.set(key, { ...entry, expiresAt: 0 });
+    this.inFlight.clear();
   }
 
   /** Forgets every outcome, positive or negative, for credentials naming `username`. */

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { bumpCredentialsEpoch, CredentialsEpoch } from './credentials-epoch.js';
 import { describePasswordProblem, describeUsernameProblem } from './user.rules.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { CredentialCache } from './credential-cache.js';
@@ -37,6 +38,7 @@ export class UsersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly hasher: PasswordHasher,
     @Optional() private readonly cache?: CredentialCache,
+    @Optional() private readonly epoch?: CredentialsEpoch,
   ) {}
 
   /**
@@ -75,14 +77,14 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new UserManagementError(`User "${username}" already exists.`, 'exists');
       throw error;
     }
-    this.cache?.invalidateUser(username);
+    await this.changed(username);
   }
 
   async setPassword(username: string, password: string): Promise<void> {
     this.check(username, password);
     const passwordHash = await this.hasher.hash(password);
     const result = await this.users.update({ username }, { passwordHash, updatedAt: Date.now() });
-    this.cache?.invalidateUser(username);
+    await this.changed(username);
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
@@ -96,18 +98,28 @@ export class UsersService {
     return Boolean(result.affected);
   }
 
-  /** Takes effect at once in this process, elsewhere within the credential cache's time bound. */
+  /** Takes effect at once in this process, on other instances within a second (CredentialsEpoch). */
   async setRole(username: string, role: Role): Promise<void> {
     checkRole(role);
     const result = await this.users.update({ username }, { role, updatedAt: Date.now() });
-    this.cache?.invalidateUser(username);
+    await this.changed(username);
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
   async remove(username: string): Promise<void> {
     const result = await this.users.delete({ username });
-    this.cache?.invalidateUser(username);
+    await this.changed(username);
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
+  }
+
+  /**
+   * After a change to `username`: this process forgets what it cached about that user at once,
+   * and the credentials epoch tells every other instance (and this one) within a second.
+   */
+  private async changed(username: string): Promise<void> {
+    this.cache?.invalidateUser(username);
+    if (this.epoch) await this.epoch.bump(this.users.manager);
+    else await bumpCredentialsEpoch(this.users.manager);
   }
 
   /**

@@ -16,6 +16,8 @@ import { ExactTextComparisons1764200000000 as MysqlExactTextComparisons } from '
 import { ExactTextComparisons1764200000000 as SqliteExactTextComparisons } from './migrations/sqlite/1764200000000-exact-text-comparisons.js';
 import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migrations/mysql/1764200001000-cursor-signing-keys.js';
 import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
+import { CredentialsEpoch1764200002000 as MysqlCredentialsEpoch } from './migrations/mysql/1764200002000-credentials-epoch.js';
+import { CredentialsEpoch1764200002000 as SqliteCredentialsEpoch } from './migrations/sqlite/1764200002000-credentials-epoch.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -36,6 +38,7 @@ export const MIGRATIONS = {
     SqliteIdempotencyKeys,
     SqliteExactTextComparisons,
     SqliteCursorSigningKeys,
+    SqliteCredentialsEpoch,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -44,6 +47,7 @@ export const MIGRATIONS = {
     MysqlIdempotencyKeys,
     MysqlExactTextComparisons,
     MysqlCursorSigningKeys,
+    MysqlCredentialsEpoch,
   ],
 } as const;
 

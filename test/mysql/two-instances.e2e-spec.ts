@@ -173,6 +173,49 @@ describe('two service processes on one MySQL database', () => {
     }
   });
 
+  it('a user removed with the users CLI mid-load is refused by both instances within 1 s, before the cache bound (issue 26)', async () => {
+    const erin = { user: 'erin', password: 'erin-password-12345' };
+    const header = basicHeader(erin.user, erin.password);
+    const root = join(import.meta.dirname, '..', '..');
+    const cli = (args: string[], input = '') =>
+      execFileSync(join(root, 'node_modules', '.bin', 'tsx'), ['src/users.cli.ts', ...args], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: database.url },
+        input,
+      });
+    cli(['add', erin.user, '--role', 'editor'], `${erin.password}\n`);
+    const post = (service: RunningService) =>
+      request(service.baseUrl).post('/special-events').set('Authorization', header).send(body(crypto.randomUUID()));
+    let removedAt = 0;
+    let stop = false;
+    const late: string[] = [];
+    const accepted = [0, 0];
+    // Four clients per instance, sending one request after another throughout.
+    const load = [a, b].flatMap((service, index) =>
+      Array.from({ length: 4 }, async () => {
+        while (!stop) {
+          const sentAt = Date.now();
+          const res = await post(service);
+          if (res.status === 201) accepted[index]++;
+          // Refused: 401, or 429 once the refusals of the removed name reach the failure limit.
+          if (removedAt > 0 && sentAt > removedAt + 1_000 && ![401, 429].includes(res.status)) {
+            late.push(`${index}:${res.status}`);
+          }
+        }
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    cli(['remove', erin.user]);
+    removedAt = Date.now();
+    // Shorter than the instances' cache bound (AUTH_CACHE_TTL_SECONDS = 2), which no longer decides.
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    stop = true;
+    await Promise.all(load);
+    expect(accepted.every((count) => count > 0)).toBe(true);
+    expect(late).toEqual([]);
+    for (const service of [a, b]) expect([401, 429]).toContain((await post(service)).status);
+  }, 120_000);
+
   it('both shut down cleanly on SIGTERM', async () => {
     expect(await a.stop('SIGTERM')).toBe(0);
     expect(await b.stop('SIGTERM')).toBe(0);
