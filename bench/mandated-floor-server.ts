@@ -136,7 +136,7 @@ class SpecialEventsController {
   ): Promise<SpecialEventResponse[]> {
     const range = { start: query.startDate, end: query.endDate };
     const limit = query.limit ?? LIST_LIMIT.default;
-    const rows = await this.store.list({ ...range, limit: limit + 1 });
+    const { events: rows } = await this.store.list({ ...range, limit: limit + 1 });
     const last = rows[limit - 1];
     if (rows.length > limit && last) {
       // The position as the service's cursors hold it, unsigned: signing is a feature of the service.

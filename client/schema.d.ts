@@ -303,7 +303,7 @@ export interface operations {
                 startDate?: string;
                 /** @description Only events with an ISO date on or before this date. Must not be before `startDate`. */
                 endDate?: string;
-                /** @description Page number, from 1. Pages beyond 10000 are refused: follow the `next` links instead. Not together with `cursor`. */
+                /** @description Page number, from 1. A page may skip at most 10000 events ((page − 1) × limit ≤ 10000); deeper pages are refused: follow the `next` links instead. Not together with `cursor`. */
                 page?: number;
                 /** @description Number of events per page. */
                 limit?: number;

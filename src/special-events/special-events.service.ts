@@ -139,15 +139,22 @@ export class SpecialEventsService {
     }
     if (errors.length > 0) throw validationProblem(errors);
     const offset = query.page === undefined ? 0 : (query.page - 1) * limit;
-    const rows = await this.store.list({ ...range, after: after ?? undefined, offset, limit: limit + 1 });
+    const { events: rows, resumeAt } = await this.store.list({
+      ...range,
+      after: after ?? undefined,
+      offset,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
+    // A full page goes on after its last event; a page cut short by the walk's bound goes on
+    // where the walk stopped (LIST_WALK_ROWS), so no event is skipped or repeated.
+    const next = rows.length > limit && last ? last.position : resumeAt;
     return {
       events: page.map(({ event }) => event),
       range,
       limit,
-      nextCursor:
-        rows.length > limit && last ? encodeCursor(last.position, range, this.cursorKeys.signing()) : undefined,
+      nextCursor: next ? encodeCursor(next, range, this.cursorKeys.signing()) : undefined,
     };
   }
 

@@ -19,8 +19,29 @@ export interface ListQuery {
   readonly start?: string;
   readonly end?: string;
   readonly after?: ListPosition;
+  /** With a range: walk the date index no further than this row (inclusive). */
+  readonly upTo?: ListPosition;
   readonly offset?: number;
   readonly limit: number;
+}
+
+/**
+ * The most date rows one page of a ranged list walks. Events with many dates in the range have
+ * rows that are not their first in it, and are skipped; without a bound, the last page of 10,000
+ * events with 100 dates each walked a million rows (seconds, holding SQLite's event loop). A page
+ * whose walk reaches the bound comes back short, with `resumeAt`: the next page continues there.
+ */
+export const LIST_WALK_ROWS = 2_000;
+
+/** The date rows a page may walk: LIST_WALK_ROWS beyond the rows a numbered page skips. */
+function walkRows(query: ListQuery): number {
+  return LIST_WALK_ROWS + (query.offset ?? 0);
+}
+
+/** A page of a list: the events found and, when the walk stopped at its bound, where to go on. */
+export interface ListResult {
+  readonly events: ListedEvent[];
+  readonly resumeAt?: ListPosition;
 }
 
 /**
@@ -53,8 +74,12 @@ export abstract class SpecialEventsStore {
   /** The stored event, or null. */
   abstract find(eventId: string): Promise<SpecialEvent | null>;
 
-  /** At most `query.limit` events, in list order. */
-  abstract list(query: ListQuery): Promise<ListedEvent[]>;
+  /**
+   * At most `query.limit` events, in list order. With a range, the walk of the date index stops
+   * after LIST_WALK_ROWS rows (where the database allows it to be bounded: SQLite and MariaDB);
+   * a page cut short by that bound says where it stopped (`resumeAt`).
+   */
+  abstract list(query: ListQuery): Promise<ListResult>;
 
   /**
    * Replaces the stored event by `event` if its version is still `expectedVersion`: true, or false
@@ -110,7 +135,10 @@ const LAST_DATE = '9999-12-31';
  *   (NOT EXISTS on the (event_id, event_date) index), so each event comes once, at its first date
  *   in the range. Both walks stop after LIMIT rows: a page costs the same at any depth.
  */
-export function listSql(query: ListQuery): { sql: string; parameters: (string | number)[] } {
+export function listSql(
+  query: ListQuery,
+  options: { readonly walk?: 'subquery' | 'rows-examined' } = {},
+): { sql: string; parameters: (string | number)[] } {
   const { after } = query;
   const page = 'LIMIT ? OFFSET ?';
   const paging = [query.limit, query.offset ?? 0];
@@ -122,18 +150,70 @@ export function listSql(query: ListQuery): { sql: string; parameters: (string | 
     };
   }
   const start = query.start ?? FIRST_DATE;
-  const end = query.end ?? LAST_DATE;
-  const from = after && after.key > start ? after.key : start;
-  const cursor = after ? ' AND (d.event_date > ? OR d.event_id > ?)' : '';
+  const { where, parameters } = walkWhere(query);
+  const first = `NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date)`;
+  if (options.walk === 'subquery') {
+    // SQLite runs the bounded walk as a co-routine in index order and stops it after LIMIT rows
+    // of the page: as cheap as the unbounded walk when the page fills early.
+    return {
+      sql:
+        `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM ` +
+        `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ?) d ` +
+        `JOIN special_events e ON e.event_id = d.event_id WHERE ${first} ` +
+        `ORDER BY d.event_date, d.event_id ${page}`,
+      parameters: [...parameters, walkRows(query), start, ...paging],
+    };
+  }
+  // MariaDB stops a statement after so many examined rows (each walked row is examined about
+  // three times: the date row, the NOT EXISTS probe, the event); MySQL has no such clause.
+  // A literal (the clause takes no placeholder), rounded up to a power of two so that the deeper
+  // numbered pages share a few statements.
+  const examined = 2 ** Math.ceil(Math.log2(walkRows(query) * 4));
+  const bound = options.walk === 'rows-examined' ? ` ROWS EXAMINED ${examined}` : '';
   return {
     sql:
       `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
       `JOIN special_events e ON e.event_id = d.event_id ` +
-      `WHERE d.event_date >= ? AND d.event_date <= ?${cursor} ` +
-      `AND NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date) ` +
-      `ORDER BY d.event_date, d.event_id ${page}`,
-    parameters: [from, end, ...(after ? [after.key, after.eventId] : []), start, ...paging],
+      `WHERE ${where} AND ${first} ` +
+      `ORDER BY d.event_date, d.event_id ${page}${bound}`,
+    parameters: [...parameters, start, ...paging],
   };
+}
+
+/** The date rows a ranged list walks, from the range's start or the cursor on, up to `upTo`. */
+function walkWhere(query: ListQuery): { where: string; parameters: string[] } {
+  const { after, upTo } = query;
+  const start = query.start ?? FIRST_DATE;
+  let end = query.end ?? LAST_DATE;
+  if (upTo && upTo.key < end) end = upTo.key;
+  const from = after && after.key > start ? after.key : start;
+  const conditions = ['d.event_date >= ?', 'd.event_date <= ?'];
+  const parameters = [from, end];
+  if (after) {
+    conditions.push('(d.event_date > ? OR d.event_id > ?)');
+    parameters.push(after.key, after.eventId);
+  }
+  if (upTo) {
+    conditions.push('(d.event_date < ? OR d.event_id <= ?)');
+    parameters.push(upTo.key, upTo.eventId);
+  }
+  return { where: conditions.join(' AND '), parameters };
+}
+
+/**
+ * The last row a bounded walk of this ranged list reaches (its walkRows-th date row), or
+ * nothing when the range has fewer rows left: the walk then ends with the range.
+ */
+export function walkEndSql(query: ListQuery): { sql: string; parameters: (string | number)[] } {
+  const { where, parameters } = walkWhere({ ...query, upTo: undefined });
+  return {
+    sql: `SELECT d.event_date AS event_date, d.event_id AS event_id FROM special_event_dates d WHERE ${where} ORDER BY d.event_date, d.event_id LIMIT 1 OFFSET ?`,
+    parameters: [...parameters, walkRows(query) - 1],
+  };
+}
+
+function isRanged(query: ListQuery): boolean {
+  return query.start !== undefined || query.end !== undefined;
 }
 
 const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id = ?`;
@@ -247,9 +327,37 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
     return rows.length === 0 ? null : rowToEvent(rows[0]);
   }
 
-  async list(query: ListQuery): Promise<ListedEvent[]> {
-    const { sql, parameters } = listSql(query);
-    return (await this.read(sql, parameters)).map(rowToListed);
+  /**
+   * On MariaDB the walk is bounded by ROWS EXAMINED: a page that comes back short was either the
+   * last or cut by that bound, so it is read again, bounded by the walk's end row when there is
+   * one (and then says to resume there). MySQL has no such bound: its walk ends with the range.
+   */
+  async list(query: ListQuery): Promise<ListResult> {
+    const mariadb = isRanged(query) && (await this.isMariadb());
+    const { sql, parameters } = listSql(query, mariadb ? { walk: 'rows-examined' } : {});
+    const events = (await this.read(sql, parameters)).map(rowToListed);
+    if (!mariadb || events.length >= query.limit) return { events };
+    const walkEnd = walkEndSql(query);
+    const [end] = (await this.read(walkEnd.sql, walkEnd.parameters)) as unknown as {
+      event_date: string;
+      event_id: string;
+    }[];
+    const upTo = end ? { key: end.event_date, eventId: end.event_id } : undefined;
+    const bounded = listSql({ ...query, upTo });
+    return { events: (await this.read(bounded.sql, bounded.parameters)).map(rowToListed), resumeAt: upTo };
+  }
+
+  private mariadb?: Promise<boolean>;
+
+  private isMariadb(): Promise<boolean> {
+    this.mariadb ??= this.events.manager
+      .query('SELECT VERSION() AS version')
+      .then((rows: { version: string }[]) => /mariadb/i.test(rows[0]?.version ?? ''))
+      .catch((error: unknown) => {
+        this.mariadb = undefined;
+        throw error;
+      });
+    return this.mariadb;
   }
 
   async update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
@@ -538,10 +646,19 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     });
   }
 
-  list(query: ListQuery): Promise<ListedEvent[]> {
+  list(query: ListQuery): Promise<ListResult> {
     return new Promise((resolve) => {
-      const { sql, parameters } = listSql(query);
-      resolve((this.prepared(sql).all(parameters) as EventRow[]).map(rowToListed));
+      const { sql, parameters } = listSql(query, { walk: 'subquery' });
+      const events = (this.prepared(sql).all(parameters) as EventRow[]).map(rowToListed);
+      if (events.length >= query.limit || !isRanged(query)) {
+        resolve({ events });
+        return;
+      }
+      // Short: the last page, or the walk reached its bound (then its end row exists).
+      const walkEnd = walkEndSql(query);
+      const end = this.prepared(walkEnd.sql).get(walkEnd.parameters) as
+        { event_date: string; event_id: string } | undefined;
+      resolve({ events, resumeAt: end ? { key: end.event_date, eventId: end.event_id } : undefined });
     });
   }
 

@@ -59,7 +59,7 @@ export class ListSpecialEventsQuery {
     minimum: 1,
     maximum: MAX_OFFSET + 1,
     default: 1,
-    description: `Page number, from 1. A page may start at most ${MAX_OFFSET.toLocaleString('en')} events in ((page − 1) × limit ≤ ${MAX_OFFSET}); deeper pages are refused: follow the \`next\` links instead. Not together with \`cursor\`.`,
+    description: `Page number, from 1. A page may skip at most ${MAX_OFFSET} events ((page − 1) × limit ≤ ${MAX_OFFSET}); deeper pages are refused: follow the \`next\` links instead. Not together with \`cursor\`.`,
     example: 2,
   })
   @Transform(integer)
