@@ -1947,6 +1947,64 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
   );
 
   it(
+    'over many events with many dates each, following next links visits every matching event once; pages cut short by the walk bound link on (issue 26)',
+    async () => {
+      // 250 events sharing 100 daily dates: 25,000 date rows, so walks reach LIST_WALK_ROWS often.
+      const days = Array.from({ length: 100 }, (_, day) =>
+        new Date(Date.UTC(2027, 2, 1 + day)).toISOString().slice(0, 10),
+      );
+      for (let index = 0; index < 250; index++) {
+        const event = validEvent({
+          eventId: randomUUID(),
+          name: `Many dates ${index}`,
+          dates: days.slice(index % 7),
+        }) as unknown as StoredEvent;
+        const reply = await send(
+          'POST',
+          '/special-events',
+          { Authorization: AUTH, 'Content-Type': 'application/json' },
+          Buffer.from(json(event)),
+        );
+        if (reply.status !== 201) throw new Error(`creating many-dates event ${index}: ${reply.status} ${reply.text}`);
+        model.set(event.eventId, event);
+      }
+      const bound = fc.constantFrom(undefined, days[0], days[3], days[50], days[99], '2027-01-01', '2027-12-31');
+      const walk = fc.record({ startDate: bound, endDate: bound, limit: fc.integer({ min: 1, max: 60 }) });
+      await fuzz('following next links over many dates', walk, SHARE.walk, async ({ startDate, endDate, limit }) => {
+        counts.generated += 1;
+        const [start, end] =
+          startDate !== undefined && endDate !== undefined && startDate > endDate
+            ? [endDate, startDate]
+            : [startDate, endDate];
+        const query = [start && `startDate=${start}`, end && `endDate=${end}`, `limit=${limit}`]
+          .filter(Boolean)
+          .join('&');
+        const seen: string[] = [];
+        let path: string | undefined = `/special-events?${query}`;
+        for (let step = 0; path !== undefined; step++) {
+          // Each short page moves the walk on by 2,000 date rows: 25,000 rows make few of them.
+          expect(step, 'the walk ends').toBeLessThanOrEqual(model.size + 20);
+          counts.followUp += 1;
+          const reply: Reply = await send('GET', path, { Authorization: AUTH });
+          checkCommon(reply, '/special-events');
+          expect(reply.status, `GET ${path}: ${reply.text.slice(0, 300)}`).toBe(200);
+          const page = JSON.parse(reply.text) as StoredEvent[];
+          expect(page.length).toBeLessThanOrEqual(limit);
+          for (const event of page) seen.push(event.eventId);
+          path = nextTarget(reply.headers.link);
+        }
+        expect(seen.length, 'no event twice').toBe(new Set(seen).size);
+        expect([...seen].sort()).toEqual(
+          matching(start, end)
+            .map((event) => event.eventId)
+            .sort(),
+        );
+      });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'arbitrary GET paths and If-None-Match headers: 200 with the stored event, 304, 404 or 400 as the model says',
     async () => {
       await fuzz(
