@@ -1,5 +1,5 @@
 /**
- * `npm run bench:compare -- <rev> [rounds] [seconds]`: the service as built at another revision
+ * `npm run bench:compare -- <rev> [rounds] [seconds] [workloads]`: the service as built at another revision
  * against the service as it is now, on SQLite, in the same run. Ratios to bare Express measured on
  * different days compare the machines more than the code (the same build did 0.48 of Express on a
  * loaded machine and 0.26 on a quiet one); two builds run in alternation on one machine do not.
@@ -8,9 +8,11 @@
  *   node_modules and TypeScript (its package.json may differ: what is compared is its code), and
  *   both builds (this one into .test-build/compare-now) are started as `node main.js`, pinned to core 1, each on a SQLite file of its own,
  *   LOG_LEVEL=info with their logs going to files, as `npm run bench` starts the service.
- * - Each round runs `create` (POST, 201) and then `delete` (DELETE of ids the creates answered,
- *   204) for `seconds` on each build in turn, with autocannon in this process (50 connections,
- *   pinned to core 0). A ratio is the median over rounds of now ÷ then, each pair seconds apart.
+ * - Each round runs each workload (default `create,delete,get,list`: POST, 201; DELETE of ids the
+ *   creates answered, 204; GET of one of 100 created events; a first list page of 20 in a date
+ *   range, as `npm run bench` asks for it) for `seconds` on each build in turn, with autocannon in
+ *   this process (50 connections, pinned to core 0). A ratio is the median over rounds of
+ *   now ÷ then, each pair seconds apart.
  *
  * Prints one line per run to standard error and the medians to standard output. Stops everything
  * it started, the worktree included.
@@ -21,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../test/helpers/service-process.js';
-import { EVENT_BODY } from './bodies.js';
+import { cyclingPaths, EVENT_BODY, LIST_PATH } from './bodies.js';
 import { onCleanup, runCleanup } from './cleanup.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, serviceEnv, VALID_AUTHORIZATION } from './databases.js';
 import { pinSelf, ServerProcess, type StartedServer, waitReady } from './servers.js';
@@ -31,37 +33,22 @@ const WARMUP_SEC = 3;
 /** Creates kept for the deletes: more than a delete run can use at this machine's speed. */
 const IDS_PER_DELETE_SECOND = 12_000;
 
+const WORKLOADS = ['create', 'delete', 'get', 'list'] as const;
+type Workload = (typeof WORKLOADS)[number];
+
 interface Build {
   readonly label: string;
   readonly dist: string;
   server?: StartedServer;
   readonly ids: string[];
-  readonly rates: { create: number[]; delete: number[] };
+  /** Events the reads find, set aside from the first creates (never deleted). */
+  readonly kept: string[];
+  readonly rates: Record<Workload, number[]>;
 }
-
-type Workload = 'create' | 'delete';
 
 async function run(build: Build, workload: Workload, seconds: number): Promise<number> {
   const server = build.server as StartedServer;
-  const request: autocannon.Request =
-    workload === 'create'
-      ? {
-          method: 'POST',
-          path: '/special-events',
-          headers: { authorization: VALID_AUTHORIZATION, 'content-type': 'application/json' },
-          body: EVENT_BODY,
-          onResponse: (status: number, body: string) => {
-            if (status === 201) build.ids.push((JSON.parse(body) as { eventId: string }).eventId);
-          },
-        }
-      : {
-          method: 'DELETE',
-          headers: { authorization: VALID_AUTHORIZATION },
-          setupRequest: (request: autocannon.Request): autocannon.Request => ({
-            ...request,
-            path: `/special-events/${build.ids.pop() ?? 'none'}`,
-          }),
-        };
+  const request = requestOf(build, workload);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       { url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] },
@@ -76,14 +63,54 @@ async function run(build: Build, workload: Workload, seconds: number): Promise<n
   return result.requests.average;
 }
 
+function requestOf(build: Build, workload: Workload): autocannon.Request {
+  const authorization = { authorization: VALID_AUTHORIZATION };
+  switch (workload) {
+    case 'create':
+      return {
+        method: 'POST',
+        path: '/special-events',
+        headers: { ...authorization, 'content-type': 'application/json' },
+        body: EVENT_BODY,
+        onResponse: (status: number, body: string) => {
+          if (status !== 201) return;
+          const { eventId } = JSON.parse(body) as { eventId: string };
+          (build.kept.length < 100 ? build.kept : build.ids).push(eventId);
+        },
+      };
+    case 'delete':
+      return {
+        method: 'DELETE',
+        headers: authorization,
+        setupRequest: (request: autocannon.Request): autocannon.Request => ({
+          ...request,
+          path: `/special-events/${build.ids.pop() ?? 'none'}`,
+        }),
+      };
+    case 'get': {
+      const next = cyclingPaths(build.kept);
+      return {
+        method: 'GET',
+        headers: authorization,
+        setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, path: next() }),
+      };
+    }
+    case 'list':
+      return { method: 'GET', path: LIST_PATH, headers: authorization };
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 async function main(): Promise<void> {
-  const [revision, roundsArg = '3', secondsArg = '10'] = process.argv.slice(2);
-  if (!revision) throw new Error('usage: npm run bench:compare -- <rev> [rounds] [seconds]');
+  const [revision, roundsArg = '3', secondsArg = '10', workloadsArg = WORKLOADS.join(',')] = process.argv.slice(2);
+  if (!revision) throw new Error('usage: npm run bench:compare -- <rev> [rounds] [seconds] [workloads]');
+  const workloads = workloadsArg.split(',') as Workload[];
+  const unknown = workloads.filter((workload) => !WORKLOADS.includes(workload));
+  if (unknown.length > 0) throw new Error(`unknown workloads ${unknown.join(', ')}: use ${WORKLOADS.join(', ')}`);
   const [rounds, seconds] = [Number(roundsArg), Number(secondsArg)];
   const pinning = pinSelf();
   const dir = mkdtempSync(join(tmpdir(), 'bench-compare-'));
@@ -97,9 +124,9 @@ async function main(): Promise<void> {
   symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const builds: Build[] = [
-    { label: 'then', dist: join(worktree, 'dist'), ids: [], rates: { create: [], delete: [] } },
+    { label: 'then', dist: join(worktree, 'dist'), ids: [], kept: [], rates: noRates() },
     // Under the checkout, so that its node_modules and package.json (an ES module) are found.
-    { label: 'now', dist: join(ROOT, '.test-build/compare-now'), ids: [], rates: { create: [], delete: [] } },
+    { label: 'now', dist: join(ROOT, '.test-build/compare-now'), ids: [], kept: [], rates: noRates() },
   ];
   process.stderr.write(`# compiling ${revision} and this checkout\n`);
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
@@ -117,7 +144,7 @@ async function main(): Promise<void> {
     await run(build, 'create', WARMUP_SEC);
   }
   for (let round = 1; round <= rounds; round++) {
-    for (const workload of ['create', 'delete'] as const) {
+    for (const workload of workloads) {
       for (const build of builds) {
         while (workload === 'delete' && build.ids.length < seconds * IDS_PER_DELETE_SECOND) {
           await run(build, 'create', WARMUP_SEC);
@@ -132,13 +159,17 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${pinning.note}\n| workload | ${revision} req/s | now req/s | now ÷ ${revision} (per round) |\n|---|---:|---:|---:|\n`,
   );
-  for (const workload of ['create', 'delete'] as const) {
+  for (const workload of workloads) {
     const ratios = now.rates[workload].map((rate, index) => rate / (then.rates[workload][index] as number));
     process.stdout.write(
       `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
         `${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) |\n`,
     );
   }
+}
+
+function noRates(): Record<Workload, number[]> {
+  return { create: [], delete: [], get: [], list: [] };
 }
 
 process.once('SIGINT', () => void runCleanup().then(() => process.exit(130)));

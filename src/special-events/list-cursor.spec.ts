@@ -1,21 +1,35 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CursorKey } from './cursor-signing-keys.js';
+import { CursorKey } from './cursor-signing-keys.js';
 import { cursorKeyId, decodeCursor, encodeCursor } from './list-cursor.js';
 
 const EVENT_ID = '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f';
-const KEY: CursorKey = { id: 'k1', secret: randomBytes(32) };
-const OTHER: CursorKey = { id: 'k2', secret: randomBytes(32) };
+const SECRETS = { k1: randomBytes(32), k2: randomBytes(32) };
+const KEY = new CursorKey('k1', SECRETS.k1);
+const OTHER = new CursorKey('k2', SECRETS.k2);
 
 /** A cursor for `payload` (any JSON) signed properly with `key`: what a holder of the key could make. */
 function signed(payload: unknown, key: CursorKey = KEY): string {
   const text = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  const mac = createHmac('sha256', key.secret)
+  const mac = createHmac('sha256', SECRETS[key.id as 'k1' | 'k2'])
     .update(`${text}.${key.id}`)
     .digest()
     .subarray(0, 16)
     .toString('base64url');
   return `${text}.${key.id}.${mac}`;
 }
+
+describe('CursorKey', () => {
+  it.each([0, 1, 16, 32, 64, 65, 200])(
+    'computes HMAC-SHA256 exactly as createHmac does, for a %i-byte key',
+    (length) => {
+      const secret = randomBytes(length);
+      const key = new CursorKey('x', secret);
+      for (const text of ['', 'a', 'WyIyMDI2LTAzLTE0Il0.k1', 'é🎟'.repeat(50)]) {
+        expect(key.mac(text).equals(createHmac('sha256', secret).update(text, 'utf8').digest())).toBe(true);
+      }
+    },
+  );
+});
 
 describe('list cursors', () => {
   it('round-trip a position within the range they were issued for, and name their key', () => {
@@ -56,7 +70,7 @@ describe('list cursors', () => {
     // Signed by a key that is not the one it names, or checked against another key.
     expect(decodeCursor(signed(['2026-03-04', EVENT_ID, '2026-01-01', null], OTHER), range, KEY)).toBeNull();
     expect(decodeCursor(cursor, range, undefined)).toBeNull();
-    expect(decodeCursor(cursor, range, { id: 'k1', secret: OTHER.secret })).toBeNull();
+    expect(decodeCursor(cursor, range, new CursorKey('k1', SECRETS.k2))).toBeNull();
   });
 
   it.each([
@@ -71,7 +85,7 @@ describe('list cursors', () => {
       typeof payload === 'string'
         ? (() => {
             const text = Buffer.from(payload).toString('base64url');
-            const mac = createHmac('sha256', KEY.secret)
+            const mac = createHmac('sha256', SECRETS.k1)
               .update(`${text}.k1`)
               .digest()
               .subarray(0, 16)

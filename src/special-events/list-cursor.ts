@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { isRfc9562Uuid } from '../common/validation/validators.js';
 import { isCalendarDate, NO_DATE } from '../database/event-dates.js';
 import type { CursorKey } from './cursor-signing-keys.js';
@@ -62,5 +62,5 @@ export function decodeCursor(cursor: string, range: ListRange, key: CursorKey | 
 }
 
 function mac(text: string, key: CursorKey): string {
-  return createHmac('sha256', key.secret).update(text).digest().subarray(0, MAC_BYTES).toString('base64url');
+  return key.mac(text).subarray(0, MAC_BYTES).toString('base64url');
 }

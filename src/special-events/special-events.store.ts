@@ -139,65 +139,92 @@ export function listSql(
   query: ListQuery,
   options: { readonly walk?: 'subquery' | 'rows-examined' } = {},
 ): { sql: string; parameters: (string | number)[] } {
-  const { after } = query;
-  const page = 'LIMIT ? OFFSET ?';
+  const { after, upTo } = query;
   const paging = [query.limit, query.offset ?? 0];
   if (query.start === undefined && query.end === undefined) {
-    const where = after ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : '';
     return {
-      sql: `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ${where}ORDER BY e.sort_date, e.event_id ${page}`,
+      sql: listStatement(after ? 'all-after' : 'all'),
       parameters: [...(after ? [after.key, after.key, after.eventId] : []), ...paging],
     };
   }
   const start = query.start ?? FIRST_DATE;
-  const { where, parameters } = walkWhere(query);
-  const first = `NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date)`;
+  const parameters = walkParameters(query);
+  const shape = `${after ? 'after' : ''}${upTo ? '-upto' : ''}`;
   if (options.walk === 'subquery') {
-    // SQLite runs the bounded walk as a co-routine in index order and stops it after LIMIT rows
-    // of the page: as cheap as the unbounded walk when the page fills early.
     return {
-      sql:
-        `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM ` +
-        `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ?) d ` +
-        `JOIN special_events e ON e.event_id = d.event_id WHERE ${first} ` +
-        `ORDER BY d.event_date, d.event_id ${page}`,
+      sql: listStatement(`subquery${shape}`, () => rangedSql(query, 'subquery')),
       parameters: [...parameters, walkRows(query), start, ...paging],
     };
   }
   // MariaDB stops a statement after so many examined rows (each walked row is examined about
-  // three times: the date row, the NOT EXISTS probe, the event); MySQL has no such clause.
-  // A literal (the clause takes no placeholder), rounded up to a power of two so that the deeper
+  // three times: the date row, the NOT EXISTS probe, the event); MySQL has no such clause. A
+  // literal (the clause takes no placeholder), rounded up to a power of two so that the deeper
   // numbered pages share a few statements.
-  const examined = 2 ** Math.ceil(Math.log2(walkRows(query) * 4));
-  const bound = options.walk === 'rows-examined' ? ` ROWS EXAMINED ${examined}` : '';
+  const examined = options.walk === 'rows-examined' ? 2 ** Math.ceil(Math.log2(walkRows(query) * 4)) : 0;
   return {
-    sql:
-      `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
-      `JOIN special_events e ON e.event_id = d.event_id ` +
-      `WHERE ${where} AND ${first} ` +
-      `ORDER BY d.event_date, d.event_id ${page}${bound}`,
+    sql: listStatement(`join${shape}-${examined}`, () => rangedSql(query, examined)),
     parameters: [...parameters, start, ...paging],
   };
 }
 
-/** The date rows a ranged list walks, from the range's start or the cursor on, up to `upTo`. */
-function walkWhere(query: ListQuery): { where: string; parameters: string[] } {
+/** The statements by shape: built once, not on every page (and the same string every time). */
+const LIST_STATEMENTS = new Map<string, string>();
+
+function listStatement(shape: string, build?: () => string): string {
+  let sql = LIST_STATEMENTS.get(shape);
+  if (sql === undefined) {
+    sql =
+      build?.() ??
+      `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ` +
+        `${shape === 'all-after' ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : ''}` +
+        'ORDER BY e.sort_date, e.event_id LIMIT ? OFFSET ?';
+    LIST_STATEMENTS.set(shape, sql);
+  }
+  return sql;
+}
+
+/** A ranged list: the bounded walk as a subquery (SQLite), or the join, with ROWS EXAMINED when `examined`. */
+function rangedSql(query: ListQuery, walk: 'subquery' | number): string {
+  const where = walkConditions(query);
+  const first =
+    'NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date)';
+  if (walk === 'subquery') {
+    // SQLite runs the bounded walk as a co-routine in index order and stops it once the page has
+    // its rows: as cheap as the unbounded walk when the page fills early.
+    return (
+      `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM ` +
+      `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ?) d ` +
+      `JOIN special_events e ON e.event_id = d.event_id WHERE ${first} ` +
+      'ORDER BY d.event_date, d.event_id LIMIT ? OFFSET ?'
+    );
+  }
+  return (
+    `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
+    `JOIN special_events e ON e.event_id = d.event_id ` +
+    `WHERE ${where} AND ${first} ` +
+    `ORDER BY d.event_date, d.event_id LIMIT ? OFFSET ?${walk > 0 ? ` ROWS EXAMINED ${walk}` : ''}`
+  );
+}
+
+/** The conditions on the date rows a ranged list walks: from the range's start or the cursor on, up to `upTo`. */
+function walkConditions(query: ListQuery): string {
+  const conditions = ['d.event_date >= ?', 'd.event_date <= ?'];
+  if (query.after) conditions.push('(d.event_date > ? OR d.event_id > ?)');
+  if (query.upTo) conditions.push('(d.event_date < ? OR d.event_id <= ?)');
+  return conditions.join(' AND ');
+}
+
+/** walkConditions' parameters. */
+function walkParameters(query: ListQuery): string[] {
   const { after, upTo } = query;
   const start = query.start ?? FIRST_DATE;
   let end = query.end ?? LAST_DATE;
   if (upTo && upTo.key < end) end = upTo.key;
   const from = after && after.key > start ? after.key : start;
-  const conditions = ['d.event_date >= ?', 'd.event_date <= ?'];
   const parameters = [from, end];
-  if (after) {
-    conditions.push('(d.event_date > ? OR d.event_id > ?)');
-    parameters.push(after.key, after.eventId);
-  }
-  if (upTo) {
-    conditions.push('(d.event_date < ? OR d.event_id <= ?)');
-    parameters.push(upTo.key, upTo.eventId);
-  }
-  return { where: conditions.join(' AND '), parameters };
+  if (after) parameters.push(after.key, after.eventId);
+  if (upTo) parameters.push(upTo.key, upTo.eventId);
+  return parameters;
 }
 
 /**
@@ -205,10 +232,10 @@ function walkWhere(query: ListQuery): { where: string; parameters: string[] } {
  * nothing when the range has fewer rows left: the walk then ends with the range.
  */
 export function walkEndSql(query: ListQuery): { sql: string; parameters: (string | number)[] } {
-  const { where, parameters } = walkWhere({ ...query, upTo: undefined });
+  const unbounded = { ...query, upTo: undefined };
   return {
-    sql: `SELECT d.event_date AS event_date, d.event_id AS event_id FROM special_event_dates d WHERE ${where} ORDER BY d.event_date, d.event_id LIMIT 1 OFFSET ?`,
-    parameters: [...parameters, walkRows(query) - 1],
+    sql: `SELECT d.event_date AS event_date, d.event_id AS event_id FROM special_event_dates d WHERE ${walkConditions(unbounded)} ORDER BY d.event_date, d.event_id LIMIT 1 OFFSET ?`,
+    parameters: [...walkParameters(unbounded), walkRows(query) - 1],
   };
 }
 
