@@ -89,6 +89,7 @@ export abstract class SpecialEventsStore {
 }
 
 /** The columns every read selects, in the order rowToEvent reads them. */
+/** The event's columns, in the order RawListRow reads them. */
 const EVENT_COLUMNS = 'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date';
 
 interface EventRow {
@@ -114,6 +115,26 @@ function rowToEvent(row: EventRow): SpecialEvent {
     price: row.price,
     version: Number(row.version),
     sortDate: row.sort_date,
+  };
+}
+
+/** A list row as an array, in EVENT_COLUMNS' order and then the list key. */
+type RawListRow = readonly [string, string, string, string, string, number, number | string, string, string];
+
+function rawToListed(row: RawListRow): ListedEvent {
+  const [eventId, name, location, eventDescription, dates, price, version, sortDate, listKey] = row;
+  return {
+    event: {
+      eventId,
+      name,
+      location,
+      eventDescription,
+      dates: JSON.parse(dates) as string[],
+      price,
+      version: Number(version),
+      sortDate,
+    },
+    position: { key: listKey, eventId },
   };
 }
 
@@ -676,7 +697,9 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
   list(query: ListQuery): Promise<ListResult> {
     return new Promise((resolve) => {
       const { sql, parameters } = listSql(query, { walk: 'subquery' });
-      const events = (this.prepared(sql).all(parameters) as EventRow[]).map(rowToListed);
+      // Rows as arrays: no object with named members per row (a tenth of a page's SQLite time,
+      // about what the bounded walk costs).
+      const events = (this.prepared(sql).raw(true).all(parameters) as RawListRow[]).map(rawToListed);
       if (events.length >= query.limit || !isRanged(query)) {
         resolve({ events });
         return;
