@@ -1476,6 +1476,44 @@ function nextTarget(link: string | string[] | undefined): string | undefined {
   return url.pathname + url.search;
 }
 
+/**
+ * Follows the `next` links of a list from its first page (at most `maxSteps` pages), checking each
+ * page (200, no more than `limit` events, and `checkPage`), then that the walk saw every event of
+ * the model in the range exactly once.
+ */
+async function walkNextLinks(
+  { startDate, endDate, limit }: { startDate?: string; endDate?: string; limit: number },
+  maxSteps: number,
+  checkPage?: (page: StoredEvent[], limit: number, next: string | undefined) => void,
+): Promise<void> {
+  counts.generated += 1;
+  const [start, end] =
+    startDate !== undefined && endDate !== undefined && startDate > endDate
+      ? [endDate, startDate]
+      : [startDate, endDate];
+  const query = [start && `startDate=${start}`, end && `endDate=${end}`, `limit=${limit}`].filter(Boolean).join('&');
+  const seen: string[] = [];
+  let path: string | undefined = `/special-events?${query}`;
+  for (let step = 0; path !== undefined; step++) {
+    expect(step, 'the walk ends').toBeLessThanOrEqual(maxSteps);
+    counts.followUp += 1;
+    const reply: Reply = await send('GET', path, { Authorization: AUTH });
+    checkCommon(reply, '/special-events');
+    expect(reply.status, `GET ${path}: ${reply.text.slice(0, 300)}`).toBe(200);
+    const page = JSON.parse(reply.text) as StoredEvent[];
+    expect(page.length).toBeLessThanOrEqual(limit);
+    path = nextTarget(reply.headers.link);
+    checkPage?.(page, limit, path);
+    for (const event of page) seen.push(event.eventId);
+  }
+  expect(seen.length, 'no event twice').toBe(new Set(seen).size);
+  expect([...seen].sort()).toEqual(
+    matching(start, end)
+      .map((event) => event.eventId)
+      .sort(),
+  );
+}
+
 async function createListFixtures(): Promise<void> {
   for (const [index, dates] of LIST_FIXTURES.entries()) {
     const event = validEvent({ eventId: randomUUID(), name: `List fixture ${index}`, dates }) as unknown as StoredEvent;
@@ -1906,42 +1944,16 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
     'following next links from any first page visits every matching event exactly once',
     async () => {
       await createListFixtures();
-      await fuzz('following next links', listWalk, SHARE.walk, async ({ startDate, endDate, limit }) => {
-        counts.generated += 1;
-        const [start, end] =
-          startDate !== undefined && endDate !== undefined && startDate > endDate
-            ? [endDate, startDate]
-            : [startDate, endDate];
-        const query = [start && `startDate=${start}`, end && `endDate=${end}`, `limit=${limit}`]
-          .filter(Boolean)
-          .join('&');
-        const seen: string[] = [];
-        let path: string | undefined = `/special-events?${query}`;
-        for (let step = 0; path !== undefined; step++) {
-          expect(step, 'the walk ends').toBeLessThanOrEqual(model.size + 1);
-          counts.followUp += 1;
-          const reply: Reply = await send('GET', path, { Authorization: AUTH });
-          checkCommon(reply, '/special-events');
-          expect(reply.status, `GET ${path}: ${reply.text.slice(0, 300)}`).toBe(200);
-          const page = JSON.parse(reply.text) as StoredEvent[];
-          expect(page.length).toBeLessThanOrEqual(limit);
+      await fuzz('following next links', listWalk, SHARE.walk, (walk) =>
+        walkNextLinks(walk, model.size + 1, (page, limit, next) => {
           for (const event of page) {
             expect(comparable(event as unknown as Record<string, unknown>)).toStrictEqual(
               comparable({ ...model.get(event.eventId) }),
             );
-            seen.push(event.eventId);
           }
-          const next = nextTarget(reply.headers.link);
           if (next !== undefined) expect(page.length, 'a page with a next one is full').toBe(limit);
-          path = next;
-        }
-        expect(seen.length, 'no event twice').toBe(new Set(seen).size);
-        expect([...seen].sort()).toEqual(
-          matching(start, end)
-            .map((event) => event.eventId)
-            .sort(),
-        );
-      });
+        }),
+      );
     },
     TIMEOUT_MS,
   );
@@ -1970,36 +1982,10 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
       }
       const bound = fc.constantFrom(undefined, days[0], days[3], days[50], days[99], '2027-01-01', '2027-12-31');
       const walk = fc.record({ startDate: bound, endDate: bound, limit: fc.integer({ min: 1, max: 60 }) });
-      await fuzz('following next links over many dates', walk, SHARE.walk, async ({ startDate, endDate, limit }) => {
-        counts.generated += 1;
-        const [start, end] =
-          startDate !== undefined && endDate !== undefined && startDate > endDate
-            ? [endDate, startDate]
-            : [startDate, endDate];
-        const query = [start && `startDate=${start}`, end && `endDate=${end}`, `limit=${limit}`]
-          .filter(Boolean)
-          .join('&');
-        const seen: string[] = [];
-        let path: string | undefined = `/special-events?${query}`;
-        for (let step = 0; path !== undefined; step++) {
-          // Each short page moves the walk on by 2,000 date rows: 25,000 rows make few of them.
-          expect(step, 'the walk ends').toBeLessThanOrEqual(model.size + 20);
-          counts.followUp += 1;
-          const reply: Reply = await send('GET', path, { Authorization: AUTH });
-          checkCommon(reply, '/special-events');
-          expect(reply.status, `GET ${path}: ${reply.text.slice(0, 300)}`).toBe(200);
-          const page = JSON.parse(reply.text) as StoredEvent[];
-          expect(page.length).toBeLessThanOrEqual(limit);
-          for (const event of page) seen.push(event.eventId);
-          path = nextTarget(reply.headers.link);
-        }
-        expect(seen.length, 'no event twice').toBe(new Set(seen).size);
-        expect([...seen].sort()).toEqual(
-          matching(start, end)
-            .map((event) => event.eventId)
-            .sort(),
-        );
-      });
+      // Each short page moves the walk on by 2,000 date rows: 25,000 rows make few of them.
+      await fuzz('following next links over many dates', walk, SHARE.walk, (query) =>
+        walkNextLinks(query, model.size + 20),
+      );
     },
     TIMEOUT_MS,
   );
