@@ -88,8 +88,7 @@ export abstract class SpecialEventsStore {
   abstract update(event: SpecialEvent, expectedVersion: number): Promise<boolean>;
 }
 
-/** The columns every read selects, in the order rowToEvent reads them. */
-/** The event's columns, in the order RawListRow reads them. */
+/** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
 const EVENT_COLUMNS = 'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date';
 
 interface EventRow {
@@ -154,7 +153,9 @@ const LAST_DATE = '9999-12-31';
  * - With a range: the date index in (event_date, event_id) order, from the range's start (or the
  *   cursor's position) on, keeping a row only when it is its event's first date in the range
  *   (NOT EXISTS on the (event_id, event_date) index), so each event comes once, at its first date
- *   in the range. Both walks stop after LIMIT rows: a page costs the same at any depth.
+ *   in the range. The walk is bounded (LIST_WALK_ROWS): as a subquery that SQLite runs as a
+ *   co-routine (`walk: 'subquery'`), or by MariaDB's ROWS EXAMINED (`walk: 'rows-examined'`).
+ * Both walks stop once the page has its rows: a page costs the same at any depth.
  */
 export function listSql(
   query: ListQuery,
