@@ -261,6 +261,13 @@ export function walkEndSql(query: ListQuery): { sql: string; parameters: (string
   };
 }
 
+/** MariaDB's ER_FILSORT_ABORT (1028, "Sort aborted: LIMIT ROWS EXAMINED"), as mysql2 or TypeORM reports it. */
+function isRowsExaminedAbort(error: unknown): boolean {
+  const { code, errno, driverError } = (error ?? {}) as { code?: unknown; errno?: unknown; driverError?: unknown };
+  if (code === 'ER_FILSORT_ABORT' || errno === 1028) return true;
+  return driverError !== undefined && driverError !== error && isRowsExaminedAbort(driverError);
+}
+
 function isRanged(query: ListQuery): boolean {
   return query.start !== undefined || query.end !== undefined;
 }
@@ -384,7 +391,14 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
   async list(query: ListQuery): Promise<ListResult> {
     const mariadb = isRanged(query) && (await this.isMariadb());
     const { sql, parameters } = listSql(query, mariadb ? { walk: 'rows-examined' } : {});
-    const events = (await this.read(sql, parameters)).map(rowToListed);
+    let events: ListedEvent[] = [];
+    try {
+      events = (await this.read(sql, parameters)).map(rowToListed);
+    } catch (error) {
+      // A plan with a sort (MariaDB picks one for some small ranges) is aborted by ROWS EXAMINED
+      // with an error rather than cut short: the bounded read below answers instead.
+      if (!mariadb || !isRowsExaminedAbort(error)) throw error;
+    }
     if (!mariadb || events.length >= query.limit) return { events };
     const walkEnd = walkEndSql(query);
     const [end] = (await this.read(walkEnd.sql, walkEnd.parameters)) as unknown as {

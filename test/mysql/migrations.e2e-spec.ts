@@ -61,20 +61,19 @@ describe('npm run migration:* against MySQL', () => {
     ]) {
       expect(byColumn[column]).toMatchObject({ CHARACTER_SET_NAME: 'ascii', COLLATION_NAME: 'ascii_bin' });
     }
-    expect(byColumn['users.username']).toMatchObject({
-      COLUMN_TYPE: 'varchar(64)',
-      CHARACTER_SET_NAME: 'utf8mb4',
-      COLLATION_NAME: 'utf8mb4_bin',
-    });
+    // Compared exactly, trailing spaces included (ExactTextComparisons1764200000000): MariaDB's
+    // NO PAD binary collation, or MySQL 8's.
+    expect(byColumn['users.username']).toMatchObject({ COLUMN_TYPE: 'varchar(64)', CHARACTER_SET_NAME: 'utf8mb4' });
+    expect(['utf8mb4_nopad_bin', 'utf8mb4_0900_bin']).toContain(byColumn['users.username'].COLLATION_NAME);
     expect(byColumn['users.role']).toMatchObject({ COLUMN_TYPE: 'varchar(16)', CHARACTER_SET_NAME: 'ascii' });
     expect(npm('migration:show')).toMatch(/\[X\] \d+ InitialSchema1763800000000/);
     expect(npm('migration:show')).toMatch(/\[X\] \d+ EventDatesAndVersion1764000000000/);
   }, 180_000);
 
   it('gives existing users the editor role, so no one loses access on upgrade', async () => {
-    // Back to the schema before roles (and idempotency keys) existed, with a user in it.
-    npm('migration:revert');
-    npm('migration:revert');
+    // Back to the schema before roles (and idempotency keys, exact comparisons, cursor keys and
+    // the credentials epoch) existed, with a user in it.
+    for (let i = 0; i < 5; i++) npm('migration:revert');
     expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain(
       'role',
     );
@@ -106,7 +105,15 @@ describe('npm run migration:* against MySQL', () => {
         .map((row) => ({ TABLE_NAME: row.TABLE_NAME as unknown, ENGINE: row.ENGINE as unknown, pk: Number(row.pk) }))
         .sort((a, b) => (String(a.TABLE_NAME) < String(b.TABLE_NAME) ? -1 : 1));
       expect(tables).toEqual(
-        ['idempotency_keys', 'migrations', 'special_event_dates', 'special_events', 'users'].map((TABLE_NAME) => ({
+        [
+          'credentials_epoch',
+          'cursor_signing_keys',
+          'idempotency_keys',
+          'migrations',
+          'special_event_dates',
+          'special_events',
+          'users',
+        ].map((TABLE_NAME) => ({
           TABLE_NAME,
           ENGINE: 'InnoDB',
           pk: 1,
@@ -118,8 +125,14 @@ describe('npm run migration:* against MySQL', () => {
   });
 
   it('reverts and re-applies cleanly', async () => {
+    const username = async () =>
+      (await columns()).find((row) => row.TABLE_NAME === 'users' && row.COLUMN_NAME === 'username')?.COLLATION_NAME;
+    for (let i = 0; i < 2; i++) npm('migration:revert');
+    expect(await username()).not.toBe('utf8mb4_bin');
     npm('migration:revert');
-    npm('migration:revert');
+    // ExactTextComparisons' down: back to the PAD SPACE collation of before.
+    expect(await username()).toBe('utf8mb4_bin');
+    for (let i = 0; i < 2; i++) npm('migration:revert');
     expect((await columns()).length).toBe(14);
     npm('migration:revert');
     expect((await columns()).length).toBe(10);
