@@ -15,11 +15,11 @@ import { UserManagementError, UsersService } from './auth/users.service.js';
 const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
 
 Usage:
-  npm run users -- add <username> [--role viewer|editor]
+  npm run users -- add <username> [--role viewer|editor|admin]
                                         create a user (an editor unless --role says
                                         otherwise); asks for the password
   npm run users -- passwd <username>    set a new password; asks for it
-  npm run users -- role <username> <viewer|editor>
+  npm run users -- role <username> <viewer|editor|admin>
                                         change what the user may do
   npm run users -- remove <username>    delete a user
   npm run users -- list [--json]        list users with their roles
@@ -111,7 +111,7 @@ function parseArguments(command: string, args: string[]): Arguments {
     return { username: '', json: args.includes('--json') };
   }
   if (command === 'role') {
-    if (args.length !== 2) throw new UsageError('role needs a user name and a role (viewer or editor).');
+    if (args.length !== 2) throw new UsageError('role needs a user name and a role (viewer, editor or admin).');
     return { username: args[0], json: false, role: roleArgument(args[1]) };
   }
   if (command === 'add') {
@@ -119,7 +119,7 @@ function parseArguments(command: string, args: string[]): Arguments {
     if (roleAt !== -1) {
       const inline = args[roleAt].startsWith('--role=');
       const value = inline ? args[roleAt].slice('--role='.length) : args[roleAt + 1];
-      if (value === undefined) throw new UsageError('--role needs a value: viewer or editor.');
+      if (value === undefined) throw new UsageError('--role needs a value: viewer, editor or admin.');
       const rest = args.filter((_arg, index) => index !== roleAt && (inline || index !== roleAt + 1));
       return { ...parseArguments(command, rest), role: roleArgument(value) };
     }
@@ -136,7 +136,7 @@ function parseArguments(command: string, args: string[]): Arguments {
 }
 
 function roleArgument(value: string): Role {
-  if (!isRole(value)) throw new UsageError(`Unknown role: ${value}; use ${ROLES.join(' or ')}.`);
+  if (!isRole(value)) throw new UsageError(`Unknown role: ${value}; use ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}.`);
   return value;
 }
 

@@ -20,9 +20,21 @@ import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helper
 
 const VIEWER = { user: 'kiosk', password: 'kiosk-password-1234' };
 const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
+const EDITOR = { user: 'curator', password: 'curator-password-1234' };
 
-type Caller = 'anonymous' | 'viewer' | 'editor';
-const AUTHORIZATION: Record<Caller, string | undefined> = { anonymous: undefined, viewer: VIEWER_AUTH, editor: AUTH };
+/** The bootstrap user (TEST_USER, from ADMIN_USERNAME) is the admin. */
+type Caller = 'anonymous' | 'viewer' | 'editor' | 'admin';
+const CALLERS = ['anonymous', 'viewer', 'editor', 'admin'] as const;
+const AUTHORIZATION: Record<Caller, string | undefined> = {
+  anonymous: undefined,
+  viewer: VIEWER_AUTH,
+  editor: basicHeader(EDITOR.user, EDITOR.password),
+  admin: AUTH,
+};
+
+/** True when `caller` holds at least `role`. */
+const atLeast = (caller: Caller, role: Exclude<Caller, 'anonymous'>): boolean =>
+  CALLERS.indexOf(caller) >= CALLERS.indexOf(role);
 
 interface RouteCase {
   /** Sends the route's request as `caller` (setting up what it needs first) and checks the answer. */
@@ -48,7 +60,7 @@ async function eventExists(t: TestApp, eventId: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-/** 401 for anyone without credentials; then `viewer` and `editor` as given. */
+/** 401 for anyone without credentials; then each role as given. */
 function authenticated(
   answers: Record<Exclude<Caller, 'anonymous'>, (res: Response, path: string) => void>,
   method: string,
@@ -64,10 +76,13 @@ function authenticated(
   };
 }
 
-const forbidden = (res: Response, path: string): void => {
+const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewer'): void => {
   const problem = expectProblem(res, 403, path);
-  expect(problem.detail).toBe('This operation needs the editor role; your role is viewer.');
+  expect(problem.detail).toBe(`This operation needs the ${needed} role; your role is ${held}.`);
 };
+
+/** The same answer for every authenticated caller. */
+const everyRole = (answer: (res: Response, path: string) => void) => ({ viewer: answer, editor: answer, admin: answer });
 
 /** Anyone, with or without credentials, gets `status`. */
 function open(method: string, path: string, status: number): RouteCase {
@@ -86,8 +101,8 @@ const ROUTES: Record<string, RouteCase> = {
       const res = await send(t, 'POST', '/special-events', caller).send(event);
       if (caller === 'anonymous') expectUnauthorized(res, '/special-events');
       if (caller === 'viewer') forbidden(res, '/special-events');
-      if (caller === 'editor') expectStatus(res, 201);
-      expect(await eventExists(t, event.eventId as string)).toBe(caller === 'editor');
+      if (atLeast(caller, 'editor')) expectStatus(res, 201);
+      expect(await eventExists(t, event.eventId as string)).toBe(atLeast(caller, 'editor'));
     },
   },
   'DELETE /special-events/:eventId': {
@@ -96,17 +111,17 @@ const ROUTES: Record<string, RouteCase> = {
       const res = await send(t, 'DELETE', `/special-events/${eventId}`, caller);
       if (caller === 'anonymous') expectUnauthorized(res, `/special-events/${eventId}`);
       if (caller === 'viewer') forbidden(res, `/special-events/${eventId}`);
-      if (caller === 'editor') expectStatus(res, 204);
-      expect(await eventExists(t, eventId)).toBe(caller !== 'editor');
+      if (atLeast(caller, 'editor')) expectStatus(res, 204);
+      expect(await eventExists(t, eventId)).toBe(!atLeast(caller, 'editor'));
     },
   },
   'GET /special-events': authenticated(
-    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    everyRole((res) => expectStatus(res, 200)),
     'GET',
     () => '/special-events?limit=1',
   ),
   'GET /special-events/:eventId': authenticated(
-    { viewer: (res) => expectStatus(res, 200), editor: (res) => expectStatus(res, 200) },
+    everyRole((res) => expectStatus(res, 200)),
     'GET',
     (t) => createEvent(t).then((eventId) => `/special-events/${eventId}`),
   ),
@@ -117,28 +132,28 @@ const ROUTES: Record<string, RouteCase> = {
       const res = await send(t, 'PATCH', path, caller).send({ name: `Patched by ${caller}` });
       if (caller === 'anonymous') expectUnauthorized(res, path);
       if (caller === 'viewer') forbidden(res, path);
-      if (caller === 'editor') expectStatus(res, 200);
+      if (atLeast(caller, 'editor')) expectStatus(res, 200);
       const rows = (await t.app
         .get(DataSource)
         .query('SELECT name FROM special_events WHERE event_id = ?', [eventId])) as {
         name: string;
       }[];
-      expect(rows[0].name === `Patched by ${caller}`).toBe(caller === 'editor');
+      expect(rows[0].name === `Patched by ${caller}`).toBe(atLeast(caller, 'editor'));
     },
   },
   // Methods the paths do not support: the same 405 for every role (no role could do more).
   'ALL /special-events': authenticated(
-    { viewer: (res, path) => expectProblem(res, 405, path), editor: (res, path) => expectProblem(res, 405, path) },
+    everyRole((res, path) => expectProblem(res, 405, path)),
     'PUT',
     () => '/special-events',
   ),
   'ALL /special-events/:eventId': authenticated(
-    { viewer: (res, path) => expectProblem(res, 405, path), editor: (res, path) => expectProblem(res, 405, path) },
+    everyRole((res, path) => expectProblem(res, 405, path)),
     'PUT',
     () => `/special-events/${randomUUID()}`,
   ),
   'ALL /special-events/*rest': authenticated(
-    { viewer: (res, path) => expectProblem(res, 404, path), editor: (res, path) => expectProblem(res, 404, path) },
+    everyRole((res, path) => expectProblem(res, 404, path)),
     'GET',
     () => `/special-events/${randomUUID()}/more`,
   ),
@@ -176,6 +191,7 @@ describe('roles: every registered route, tried by each kind of caller', () => {
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');
+    await t.app.get(UsersService).add(EDITOR.user, EDITOR.password, 'editor');
   }, 60_000);
 
   it('every registered route has a row in the table, and every row is a registered route', () => {
@@ -184,7 +200,7 @@ describe('roles: every registered route, tried by each kind of caller', () => {
   });
 
   for (const [route, routeCase] of Object.entries(ROUTES)) {
-    for (const caller of ['anonymous', 'viewer', 'editor'] as const) {
+    for (const caller of CALLERS) {
       it(`${route}: ${caller}`, async () => {
         await routeCase.check(t, caller);
       });
@@ -206,8 +222,8 @@ describe('roles: every registered route, tried by each kind of caller', () => {
     forbidden(await post(), '/special-events');
   });
 
-  it('the bootstrap user (ADMIN_USERNAME) is an editor', async () => {
-    expect((await t.app.get(UsersService).find(TEST_USER))?.role).toBe('editor');
+  it('the bootstrap user (ADMIN_USERNAME) is an admin', async () => {
+    expect((await t.app.get(UsersService).find(TEST_USER))?.role).toBe('admin');
   });
 });
 

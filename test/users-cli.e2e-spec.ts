@@ -125,10 +125,10 @@ describe('users CLI', () => {
     ]);
 
     expectResult(await cli(['role', 'nobody', 'viewer']), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
-    expectResult(await cli(['role', 'kiosk', 'admin']), {
+    expectResult(await cli(['role', 'kiosk', 'owner']), {
       code: 2,
       stdout: '',
-      stderr: /^Unknown role: admin; use viewer or editor\./,
+      stderr: /^Unknown role: owner; use viewer, editor or admin\./,
     });
     expectResult(await cli(['role', 'kiosk']), { code: 2, stdout: '', stderr: /^role needs a user name and a role/ });
     expectResult(await cli(['add', 'other', '--role'], 'other-password-1\n'), {
@@ -144,6 +144,11 @@ describe('users CLI', () => {
     expect(await roles()).toEqual([
       ['curator', 'viewer'],
       ['kiosk', 'editor'],
+    ]);
+    expectResult(await cli(['role', 'kiosk', 'admin']), { code: 0, stdout: '"kiosk" is now admin.\n', stderr: '' });
+    expect(await roles()).toEqual([
+      ['curator', 'viewer'],
+      ['kiosk', 'admin'],
     ]);
   }, 180_000);
 

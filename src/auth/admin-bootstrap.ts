@@ -47,7 +47,7 @@ export class AdminBootstrap implements OnApplicationBootstrap {
 
     const password = randomBytes(18).toString('base64url');
     try {
-      await this.users.add(GENERATED_ADMIN, password);
+      await this.users.add(GENERATED_ADMIN, password, 'admin');
     } catch (error) {
       if (error instanceof UserManagementError && error.reason === 'exists') return;
       throw error;

@@ -2,8 +2,12 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 
-/** What a user may do: `viewer` reads (list and get), `editor` does everything on special events. */
-export const ROLES = ['viewer', 'editor'] as const;
+/**
+ * What a user may do, each role everything the one before it may: `viewer` reads, `editor` changes
+ * special events, `admin` also manages what reaches outside the service (webhook subscriptions,
+ * calendar feed tokens).
+ */
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {

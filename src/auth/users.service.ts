@@ -123,8 +123,8 @@ export class UsersService {
   }
 
   /**
-   * Makes `username` exist with `password` as an editor (the bootstrap user must be able to do
-   * everything). Idempotent: when the stored hash already matches and the user is an editor,
+   * Makes `username` exist with `password` as an admin (the bootstrap user must be able to do
+   * everything). Idempotent: when the stored hash already matches and the user is an admin,
    * nothing is written, so restarting with the same ADMIN_PASSWORD changes nothing.
    * Returns whether anything changed.
    */
@@ -140,19 +140,19 @@ export class UsersService {
         await this.setPassword(username, password);
         changed = true;
       }
-      if (existing.role !== 'editor') {
-        await this.setRole(username, 'editor');
+      if (existing.role !== 'admin') {
+        await this.setRole(username, 'admin');
         changed = true;
       }
       return changed;
     }
     try {
-      await this.add(username, password);
+      await this.add(username, password, 'admin');
     } catch (error) {
       // Another instance starting at the same moment created it first: set ours.
       if (error instanceof UserManagementError && error.reason === 'exists') {
         await this.setPassword(username, password);
-        await this.setRole(username, 'editor');
+        await this.setRole(username, 'admin');
       } else {
         throw error;
       }
