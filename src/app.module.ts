@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
  * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
@@ -27,6 +28,7 @@ export class AppModule {
         DatabaseModule,
         AuthModule,
         SpecialEventsModule,
+        WebhooksModule,
         HealthModule,
         ...modules,
       ],

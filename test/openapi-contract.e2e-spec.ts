@@ -138,6 +138,17 @@ async function exhaustFailures(t: TestApp): Promise<void> {
   throw new Error('no 429 after 3 failed authentications with AUTH_FAILURE_LIMIT=2');
 }
 
+/** A webhook subscription to a receiver that is not there (its deliveries fail in the background). */
+const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
+const postWebhook = (t: TestApp, body: string, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'post', '/webhooks', { headers: { Authorization: AUTH, 'Content-Type': JSON_TYPE, ...headers }, body });
+
+async function webhook(t: TestApp): Promise<string> {
+  const res = await postWebhook(t, JSON.stringify({ url: WEBHOOK_URL }));
+  expect(res.status).toBe(201);
+  return (JSON.parse(res.text) as { webhookId: string }).webhookId;
+}
+
 const CASES: readonly Case[] = [
   // POST /special-events
   {
@@ -647,6 +658,107 @@ const CASES: readonly Case[] = [
     send: (t) => patch(t, randomUUID(), '{"name":"x"}'),
   },
 
+  // Webhooks (admin only)
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks',
+    status: 201,
+    what: 'a URL on an allowed host',
+    send: (t) => postWebhook(t, JSON.stringify({ url: WEBHOOK_URL, description: 'Newsletter' })),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks',
+    status: 400,
+    what: 'a relative URL',
+    send: (t) => postWebhook(t, JSON.stringify({ url: '/hook' })),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks',
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'post', '/webhooks', { headers: { 'Content-Type': JSON_TYPE }, body: '{}' }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks',
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => postWebhook(t, JSON.stringify({ url: WEBHOOK_URL }), { Authorization: await viewer(t) }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks',
+    status: 422,
+    what: 'a loopback address not allowed',
+    send: (t) => postWebhook(t, JSON.stringify({ url: 'https://127.0.0.2/hook' })),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/webhooks',
+    status: 200,
+    what: 'the subscriptions',
+    send: async (t) => {
+      await webhook(t);
+      return send(t, 'get', '/webhooks', { headers: { Authorization: AUTH } });
+    },
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: '/webhooks',
+    status: 403,
+    what: 'a viewer',
+    send: async (t) => send(t, 'get', '/webhooks', { headers: { Authorization: await viewer(t) } }),
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: '/webhooks/{webhookId}',
+    status: 204,
+    what: 'an existing subscription',
+    send: async (t) => send(t, 'delete', `/webhooks/${await webhook(t)}`, { headers: { Authorization: AUTH } }),
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: '/webhooks/{webhookId}',
+    status: 404,
+    what: 'an unknown id',
+    send: (t) => send(t, 'delete', `/webhooks/${randomUUID()}`, { headers: { Authorization: AUTH } }),
+  },
+  {
+    app: 'main',
+    method: 'delete',
+    path: '/webhooks/{webhookId}',
+    status: 400,
+    what: 'a malformed id',
+    send: (t) => send(t, 'delete', '/webhooks/nope', { headers: { Authorization: AUTH } }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks/{webhookId}/enable',
+    status: 200,
+    what: 'an existing subscription',
+    send: async (t) => send(t, 'post', `/webhooks/${await webhook(t)}/enable`, { headers: { Authorization: AUTH } }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: '/webhooks/{webhookId}/enable',
+    status: 404,
+    what: 'an unknown id',
+    send: (t) => send(t, 'post', `/webhooks/${randomUUID()}/enable`, { headers: { Authorization: AUTH } }),
+  },
+
   // Health
   {
     app: 'main',
@@ -813,7 +925,7 @@ function describeApp(
 
 describeApp(
   'main',
-  {},
+  { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
   {
     more: (ctx) => {
       it('the document lints clean with redocly.yaml: exit 0, no errors, no warnings, nothing ignored', async () => {

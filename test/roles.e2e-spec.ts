@@ -21,6 +21,7 @@ import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helper
 const VIEWER = { user: 'kiosk', password: 'kiosk-password-1234' };
 const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
 const EDITOR = { user: 'curator', password: 'curator-password-1234' };
+const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
 
 /** The bootstrap user (TEST_USER, from ADMIN_USERNAME) is the admin. */
 type Caller = 'anonymous' | 'viewer' | 'editor' | 'admin';
@@ -82,7 +83,32 @@ const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewe
 };
 
 /** The same answer for every authenticated caller. */
-const everyRole = (answer: (res: Response, path: string) => void) => ({ viewer: answer, editor: answer, admin: answer });
+const everyRole = (answer: (res: Response, path: string) => void) => ({
+  viewer: answer,
+  editor: answer,
+  admin: answer,
+});
+
+/** Only an admin gets `success`; a viewer and an editor are told the admin role is needed. */
+const adminOnly = (success: (res: Response, path: string) => void) => ({
+  viewer: (res: Response, path: string) => forbidden(res, path, 'admin', 'viewer'),
+  editor: (res: Response, path: string) => forbidden(res, path, 'admin', 'editor'),
+  admin: success,
+});
+
+/** A webhook subscription to a receiver that is never there (deliveries fail quietly in the background). */
+async function createWebhook(t: TestApp): Promise<string> {
+  const res = await request(t.baseUrl).post('/webhooks').set('Authorization', AUTH).send({ url: WEBHOOK_URL });
+  expectStatus(res, 201);
+  return (res.body as { webhookId: string }).webhookId;
+}
+
+async function webhookExists(t: TestApp, webhookId: string): Promise<boolean> {
+  const rows = (await t.app
+    .get(DataSource)
+    .query('SELECT webhook_id FROM webhook_subscriptions WHERE webhook_id = ?', [webhookId])) as unknown[];
+  return rows.length === 1;
+}
 
 /** Anyone, with or without credentials, gets `status`. */
 function open(method: string, path: string, status: number): RouteCase {
@@ -157,6 +183,58 @@ const ROUTES: Record<string, RouteCase> = {
     'GET',
     () => `/special-events/${randomUUID()}/more`,
   ),
+  'POST /webhooks': {
+    async check(t, caller) {
+      const before = (await t.app.get(DataSource).query('SELECT webhook_id FROM webhook_subscriptions')) as unknown[];
+      const res = await send(t, 'POST', '/webhooks', caller).send({ url: WEBHOOK_URL });
+      if (caller === 'anonymous') expectUnauthorized(res, '/webhooks');
+      else if (caller === 'admin') expectStatus(res, 201);
+      else forbidden(res, '/webhooks', 'admin', caller);
+      const after = (await t.app.get(DataSource).query('SELECT webhook_id FROM webhook_subscriptions')) as unknown[];
+      expect(after.length - before.length).toBe(caller === 'admin' ? 1 : 0);
+    },
+  },
+  'GET /webhooks': authenticated(
+    adminOnly((res) => expectStatus(res, 200)),
+    'GET',
+    () => '/webhooks',
+  ),
+  'DELETE /webhooks/:webhookId': {
+    async check(t, caller) {
+      const webhookId = await createWebhook(t);
+      const path = `/webhooks/${webhookId}`;
+      const res = await send(t, 'DELETE', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      else if (caller === 'admin') expectStatus(res, 204);
+      else forbidden(res, path, 'admin', caller);
+      expect(await webhookExists(t, webhookId)).toBe(caller !== 'admin');
+    },
+  },
+  'POST /webhooks/:webhookId/enable': authenticated(
+    adminOnly((res) => expectStatus(res, 200)),
+    'POST',
+    (t) => createWebhook(t).then((webhookId) => `/webhooks/${webhookId}/enable`),
+  ),
+  'ALL /webhooks': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'PUT',
+    () => '/webhooks',
+  ),
+  'ALL /webhooks/:webhookId': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'PUT',
+    () => `/webhooks/${randomUUID()}`,
+  ),
+  'ALL /webhooks/:webhookId/enable': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => `/webhooks/${randomUUID()}/enable`,
+  ),
+  'ALL /webhooks/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => `/webhooks/${randomUUID()}/more`,
+  ),
   'GET /health/live': open('GET', '/health/live', 200),
   'GET /health/ready': open('GET', '/health/ready', 200),
   'GET /metrics': open('GET', '/metrics', 200),
@@ -187,7 +265,7 @@ function registeredRoutes(t: TestApp): string[] {
 }
 
 describe('roles: every registered route, tried by each kind of caller', () => {
-  const t = useTestApp();
+  const t = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');

@@ -52,6 +52,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('allows no webhook host by default and retries deliveries 24 h; hosts are taken as URLs write them', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowedHosts: [], retryPeriodMs: 86_400_000 });
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, Receiver.Internal,[::1]', WEBHOOK_RETRY_SECONDS: '60' }).webhooks,
+    ).toEqual({ allowedHosts: ['127.0.0.1', 'receiver.internal', '[::1]'], retryPeriodMs: 60_000 });
+    for (const [variable, value] of [
+      ['WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:8080'],
+      ['WEBHOOK_ALLOWED_HOSTS', '::1'],
+      ['WEBHOOK_ALLOWED_HOSTS', 'http://receiver'],
+      ['WEBHOOK_ALLOWED_HOSTS', 'a,,b'],
+      ['WEBHOOK_RETRY_SECONDS', '0'],
+    ]) {
+      expect(configErrorOf({ [variable]: value }).variable).toBe(variable);
+    }
+  });
+
   it('treats empty and blank values as unset', () => {
     const config = loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', LOG_LEVEL: ' ', CORS_ORIGINS: '' });
     expect(config.port).toBe(3000);

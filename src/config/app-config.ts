@@ -52,6 +52,16 @@ export interface IdempotencyConfig {
   readonly inFlightMs: number;
 }
 
+export interface WebhooksConfig {
+  /**
+   * Hosts, written exactly as a URL writes them (a name, an IPv4 address, `[an IPv6 address]`),
+   * that a webhook may reach over plain http and at private, loopback or link-local addresses.
+   */
+  readonly allowedHosts: readonly string[];
+  /** How long a subscriber's deliveries are retried after their first failure before it is disabled. */
+  readonly retryPeriodMs: number;
+}
+
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
@@ -73,6 +83,7 @@ export interface AppConfig {
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
   readonly shutdownGraceSeconds: number;
   readonly idempotency: IdempotencyConfig;
+  readonly webhooks: WebhooksConfig;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -125,6 +136,10 @@ export function loadConfig(env: Env): AppConfig {
     idempotency: {
       ttlMs: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 604_800) * 1000,
       inFlightMs: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 60, 1, 3600) * 1000,
+    },
+    webhooks: {
+      allowedHosts: webhookHosts(env, 'WEBHOOK_ALLOWED_HOSTS'),
+      retryPeriodMs: integer(env, 'WEBHOOK_RETRY_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
     },
   };
 }
@@ -258,6 +273,31 @@ function origins(env: Env, name: string): string[] {
       throw new ConfigError(name, `entries must be bare origins such as https://app.example.org, got "${origin}"`);
     }
     return origin;
+  });
+}
+
+/**
+ * A comma-separated list of hosts as URLs write them: `receiver.internal`, `127.0.0.1`, `[::1]`.
+ * Compared with a webhook URL's host (lowercase, the port not included).
+ */
+function webhookHosts(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const value = entry.trim().toLowerCase();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(`http://${value}/`);
+    } catch {
+      parsed = undefined;
+    }
+    if (value === '' || parsed?.hostname !== value) {
+      throw new ConfigError(
+        name,
+        `has an entry that is not a host as a URL writes it (a name, an IPv4 address or [an IPv6 address], without a port): "${entry.trim()}"`,
+      );
+    }
+    return value;
   });
 }
 

@@ -202,6 +202,8 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_event_dates', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'users', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'webhook_deliveries', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'webhook_subscriptions', engine: 'InnoDB', primaryKeys: 1 },
       ]);
     }
   });

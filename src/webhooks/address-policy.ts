@@ -1,0 +1,174 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * The addresses a webhook must never reach unless WEBHOOK_ALLOWED_HOSTS names its host: this
+ * machine, private networks, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254),
+ * carrier-grade NAT (some clouds' metadata), and what is not a unicast host at all.
+ */
+const FORBIDDEN = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+}
+
+/** The IPv4 address an IPv6 one carries (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d), if any. */
+function embeddedIpv4(address: string): string | undefined {
+  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!match) return undefined;
+  if (match[1]) return match[1];
+  const high = parseInt(match[2], 16);
+  const low = parseInt(match[3], 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** Why `address` may not be contacted, or null when it may. */
+export function forbiddenAddress(address: string): string | null {
+  const version = isIP(address);
+  if (version === 0) return `${address} is not an IP address`;
+  const ipv4 = version === 4 ? address : embeddedIpv4(address);
+  const blocked = ipv4 !== undefined ? FORBIDDEN.check(ipv4, 'ipv4') : FORBIDDEN.check(address, 'ipv6');
+  return blocked ? `${address} is a loopback, private, link-local or otherwise internal address` : null;
+}
+
+/** A URL's host as WEBHOOK_ALLOWED_HOSTS writes it: lowercase, IPv6 in brackets, no port. */
+function hostOf(url: URL): string {
+  return url.hostname.toLowerCase();
+}
+
+/** The address inside a URL's host when it is a literal one (brackets removed), else undefined. */
+function literalAddress(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) === 0 ? undefined : host;
+}
+
+export type Resolve = (hostname: string) => Promise<readonly string[]>;
+
+/** Every address the system resolver gives for `hostname` (what a connection would use). */
+export const systemResolve: Resolve = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+      if (error) reject(error);
+      else resolve(addresses.map(({ address }) => address));
+    });
+  });
+
+export class RefusedAddressError extends Error {
+  readonly code = 'EWEBHOOKADDRESS';
+}
+
+/**
+ * Where webhooks may go (the rules of SECURITY.md): https only, plain http for allowed hosts;
+ * never an internal address unless the host is allowed. Checked when a subscription is made and
+ * again on every connection, after DNS, because a name can resolve elsewhere later.
+ */
+export class AddressPolicy {
+  private readonly allowed: ReadonlySet<string>;
+
+  constructor(
+    allowedHosts: readonly string[],
+    private readonly resolve: Resolve = systemResolve,
+  ) {
+    this.allowed = new Set(allowedHosts);
+  }
+
+  isAllowedHost(url: URL): boolean {
+    return this.allowed.has(hostOf(url));
+  }
+
+  /**
+   * Why a subscription to `url` is refused, or null. A name is resolved now: one that does not
+   * resolve, or resolves to an internal address (`localhost` included), is refused.
+   */
+  async refusal(url: URL): Promise<string | null> {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      return 'the URL must be https (or http to an allowed host)';
+    if (url.username !== '' || url.password !== '') {
+      return 'the URL must not carry credentials: authenticate deliveries with the signature';
+    }
+    if (this.isAllowedHost(url)) return null;
+    if (url.protocol === 'http:') {
+      return `plain http is allowed only to the hosts in WEBHOOK_ALLOWED_HOSTS, and ${hostOf(url)} is not one: use https`;
+    }
+    const literal = literalAddress(url);
+    if (literal !== undefined) return forbiddenAddress(literal);
+    let addresses: readonly string[];
+    try {
+      addresses = await this.resolve(url.hostname);
+    } catch {
+      return `${url.hostname} does not resolve`;
+    }
+    if (addresses.length === 0) return `${url.hostname} does not resolve`;
+    for (const address of addresses) {
+      const reason = forbiddenAddress(address);
+      if (reason !== null) return `${url.hostname} resolves to ${reason}`;
+    }
+    return null;
+  }
+
+  /**
+   * The `lookup` for a delivery's connection to `url`'s host: the system's, refusing (before any
+   * connection is made) when the name resolves to an internal address. Undefined for an allowed
+   * host, which may resolve anywhere.
+   */
+  lookupFor(url: URL): typeof dnsLookup | undefined {
+    if (this.isAllowedHost(url)) return undefined;
+    return guardedLookup;
+  }
+
+  /** Why a connection to a literal address in `url` is refused, or null (names go through lookupFor). */
+  literalRefusal(url: URL): string | null {
+    if (this.isAllowedHost(url)) return null;
+    const literal = literalAddress(url);
+    return literal === undefined ? null : forbiddenAddress(literal);
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup, failing with RefusedAddressError when any address of the name is internal. */
+const guardedLookup = ((
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions | number,
+  callback: LookupCallback,
+): void => {
+  const wanted = typeof options === 'number' ? { family: options } : options;
+  dnsLookup(hostname, { ...wanted, all: true }, (error, addresses) => {
+    if (error) {
+      callback(error, []);
+      return;
+    }
+    for (const { address } of addresses) {
+      const reason = forbiddenAddress(address);
+      if (reason !== null) {
+        callback(new RefusedAddressError(`${hostname} resolves to ${reason}`), []);
+        return;
+      }
+    }
+    if ((wanted as LookupAllOptions).all) callback(null, addresses);
+    else if (addresses.length === 0)
+      callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), []);
+    else callback(null, addresses[0].address, addresses[0].family);
+  });
+}) as unknown as typeof dnsLookup;

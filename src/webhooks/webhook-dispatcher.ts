@@ -1,0 +1,171 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { WebhooksConfig } from '../config/app-config.js';
+import type { DeliveryResult, WebhookSender } from './webhook-sender.js';
+import { type ClaimedDelivery, EVENT_TYPES, type WebhookOutbox } from './webhook-outbox.js';
+import { retryDelayMs } from './retry-delay.js';
+import { signatureHeaders } from './signature.js';
+import type { WebhooksMetrics } from './webhooks.metrics.js';
+
+/** Deliveries one instance sends at once. */
+const MAX_IN_FLIGHT = 16;
+/** How often an idle instance looks for deliveries that others wrote or that are due again. */
+const POLL_MS = 250;
+/** How soon after a local event write the outbox is read (its transaction has committed by then). */
+const NUDGE_MS = 5;
+/** A subscriber's last success is written at most this often per instance: it is health, not state. */
+const SUCCESS_RECORD_MS = 1000;
+
+/**
+ * Sends the outbox's deliveries, off the request path: each instance claims due deliveries with a
+ * lease in the database, POSTs them signed (Standard Webhooks), deletes each one acknowledged
+ * with a 2xx and reschedules each failure with backoff. A subscriber whose deliveries have failed
+ * for WEBHOOK_RETRY_SECONDS since their first failure is disabled, its deliveries kept.
+ */
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly lastSuccessRecorded = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+  private timerDue = 0;
+  private pumping = false;
+  private pumpAgain = false;
+  private stopping = false;
+  private lastErrorLogged = 0;
+
+  constructor(
+    private readonly outbox: WebhookOutbox,
+    private readonly sender: WebhookSender,
+    private readonly config: WebhooksConfig,
+    private readonly metrics: WebhooksMetrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    this.sender.close();
+    await Promise.allSettled(this.inFlight);
+  }
+
+  /** An event write that may have added deliveries: look soon, not at the next poll. */
+  nudge(): void {
+    this.schedule(NUDGE_MS);
+  }
+
+  /** Runs pump() in `delayMs`, or sooner if it is already due sooner (a stream of nudges never delays it). */
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    const due = Date.now() + delayMs;
+    if (this.timer !== undefined && this.timerDue <= due) return;
+    clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pump();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    let full = false;
+    try {
+      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      if (room > 0 && !this.stopping) {
+        const claimed = await this.outbox.claim(room);
+        full = claimed.length === room;
+        for (const delivery of claimed) this.start(delivery);
+      }
+    } catch (error) {
+      this.warnThrottled('Reading the webhook outbox failed; trying again shortly', error);
+    } finally {
+      this.pumping = false;
+    }
+    if (this.pumpAgain || full) {
+      this.pumpAgain = false;
+      this.schedule(0);
+    } else if (this.inFlight.size === 0) {
+      this.schedule(POLL_MS);
+    }
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const sending: Promise<void> = this.deliver(delivery)
+      .catch((error: unknown) => this.warnThrottled('Recording a webhook delivery failed', error))
+      .finally(() => {
+        this.inFlight.delete(sending);
+        this.schedule(0);
+      });
+    this.inFlight.add(sending);
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      ...signatureHeaders(delivery.secret, delivery.messageId, timestamp, delivery.payload),
+      'museum-event-type': EVENT_TYPES[delivery.kind],
+    };
+    const result = await this.sender.send(delivery.url, headers, delivery.payload);
+    const now = Date.now();
+    if (result.outcome === 'delivered') {
+      this.metrics.recordDelivery('delivered');
+      await this.outbox.delivered(delivery);
+      const last = this.lastSuccessRecorded.get(delivery.webhookId) ?? 0;
+      if (now - last >= SUCCESS_RECORD_MS) {
+        this.lastSuccessRecorded.set(delivery.webhookId, now);
+        await this.outbox.recordSuccess(delivery.webhookId, now);
+      }
+      return;
+    }
+    if (this.stopping) {
+      await this.outbox.release(delivery);
+      return;
+    }
+    await this.recordFailure(delivery, result, now);
+  }
+
+  private async recordFailure(
+    delivery: ClaimedDelivery,
+    result: Exclude<DeliveryResult, { outcome: 'delivered' }>,
+    now: number,
+  ): Promise<void> {
+    this.metrics.recordDelivery(result.outcome);
+    const attempts = delivery.attempts + 1;
+    await this.outbox.failed(delivery, now, now + retryDelayMs(attempts));
+    await this.outbox.recordFailure(delivery.webhookId, now, result.reason);
+    this.logger.warn({
+      msg: 'Webhook delivery failed',
+      webhookId: delivery.webhookId,
+      messageId: delivery.messageId,
+      attempts,
+      reason: result.reason,
+    });
+    const failingSince = delivery.firstFailedAt ?? now;
+    if (now - failingSince >= this.config.retryPeriodMs) {
+      await this.outbox.disable(
+        delivery.webhookId,
+        `Deliveries failed for ${Math.round((now - failingSince) / 1000)} s since ${new Date(failingSince).toISOString()} ` +
+          `(${attempts} attempts of ${delivery.messageId}); the last failure: ${result.reason}`,
+      );
+      this.logger.warn({
+        msg: 'Webhook subscription disabled after failing deliveries',
+        webhookId: delivery.webhookId,
+      });
+    }
+  }
+
+  private warnThrottled(message: string, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastErrorLogged < 10_000) return;
+    this.lastErrorLogged = now;
+    const code = (error as { code?: unknown } | null)?.code;
+    this.logger.warn({ msg: message, code: typeof code === 'string' ? code : undefined });
+  }
+}

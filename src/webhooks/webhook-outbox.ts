@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { SqlStatements } from '../database/sql-statements.js';
+import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
+import { toResponse } from '../special-events/special-events.service.js';
+
+/** How long a claimed delivery is an instance's alone: longer than a delivery can take. */
+export const LEASE_MS = 30_000;
+
+/** What a change is called in the `museum-event-type` header. */
+export const EVENT_TYPES = {
+  created: 'special-event.created',
+  updated: 'special-event.updated',
+  deleted: 'special-event.deleted',
+} as const;
+
+/**
+ * One row per enabled subscriber, written by the statement that the event's own transaction runs
+ * (EventWriteParticipants): the delivery exists if and only if the write was committed.
+ */
+const ENQUEUE_SQL =
+  'INSERT INTO webhook_deliveries (message_id, webhook_id, event_id, kind, payload, created_at, next_attempt_at) ' +
+  'SELECT ?, webhook_id, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE enabled = 1';
+
+/**
+ * The outbox statement for one change of a special event. The body is the event exactly as GET
+ * returns it (the Museum API's SpecialEvent); a delete sends `{"eventId": …}`.
+ */
+export function enqueueStatement(change: EventChange, now = Date.now()): SqlStatement {
+  const messageId = `msg_${uuidv7()}`;
+  const eventId = change.kind === 'deleted' ? change.eventId : change.event.eventId;
+  const payload = JSON.stringify(change.kind === 'deleted' ? { eventId } : toResponse(change.event));
+  return { sql: ENQUEUE_SQL, parameters: [messageId, eventId, change.kind, payload, now, now] };
+}
+
+/** A delivery claimed by this instance, with what sending it needs. */
+export interface ClaimedDelivery {
+  readonly deliveryId: number;
+  readonly messageId: string;
+  readonly webhookId: string;
+  readonly kind: keyof typeof EVENT_TYPES;
+  readonly payload: string;
+  readonly firstFailedAt: number | null;
+  readonly attempts: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly leaseOwner: string;
+}
+
+/**
+ * The deliveries that may be sent now: due, not leased, to an enabled subscriber, and the oldest
+ * pending one of their event for that subscriber (so an update never overtakes its create).
+ */
+const CANDIDATES_SQL =
+  'SELECT d.delivery_id AS id FROM webhook_deliveries d ' +
+  'JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id ' +
+  'WHERE d.next_attempt_at <= ? AND d.lease_until <= ? AND s.enabled = 1 ' +
+  'AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p ' +
+  'WHERE p.webhook_id = d.webhook_id AND p.event_id = d.event_id AND p.delivery_id < d.delivery_id) ' +
+  'ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?';
+
+const CLAIMED_SQL =
+  'SELECT d.delivery_id, d.message_id, d.webhook_id, d.kind, d.payload, d.attempts, d.first_failed_at, s.url, s.secret ' +
+  'FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id ' +
+  'WHERE d.lease_owner = ? ORDER BY d.delivery_id';
+
+interface ClaimedRow {
+  delivery_id: number | string;
+  message_id: string;
+  webhook_id: string;
+  kind: keyof typeof EVENT_TYPES;
+  payload: string;
+  attempts: number | string;
+  first_failed_at: number | string | null;
+  url: string;
+  secret: string;
+}
+
+/** The outbox's own statements: claims with a lease in the database, and each attempt's outcome. */
+export class WebhookOutbox {
+  constructor(private readonly sql: SqlStatements) {}
+
+  /**
+   * Claims up to `limit` deliveries for this instance: a conditional UPDATE takes only rows whose
+   * lease has run out, so of instances racing for a row exactly one gets it (on Galera the other
+   * node's commit fails certification, which is taken as "not claimed").
+   */
+  async claim(limit: number, now = Date.now()): Promise<ClaimedDelivery[]> {
+    const candidates = await this.sql.select<{ id: number | string }>(CANDIDATES_SQL, [now, now, limit]);
+    if (candidates.length === 0) return [];
+    const owner = randomUUID();
+    const ids = candidates.map(({ id }) => Number(id));
+    const claimed = await this.sql.execute(
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id IN (${ids.map(() => '?').join(', ')}) AND lease_until <= ?`,
+      [owner, now + LEASE_MS, ...ids, now],
+    );
+    if (claimed === 0) return [];
+    const rows = await this.sql.select<ClaimedRow>(CLAIMED_SQL, [owner]);
+    return rows.map((row) => ({
+      deliveryId: Number(row.delivery_id),
+      messageId: row.message_id,
+      webhookId: row.webhook_id,
+      kind: row.kind,
+      payload: row.payload,
+      attempts: Number(row.attempts),
+      firstFailedAt: row.first_failed_at === null ? null : Number(row.first_failed_at),
+      url: row.url,
+      secret: row.secret,
+      leaseOwner: owner,
+    }));
+  }
+
+  /** The receiver acknowledged it: the delivery is done. */
+  async delivered(delivery: ClaimedDelivery): Promise<void> {
+    await this.sql.execute('DELETE FROM webhook_deliveries WHERE delivery_id = ? AND lease_owner = ?', [
+      delivery.deliveryId,
+      delivery.leaseOwner,
+    ]);
+  }
+
+  /** Another attempt at `nextAttemptAt`; the first failure's time is kept (it bounds the retries). */
+  async failed(delivery: ClaimedDelivery, now: number, nextAttemptAt: number): Promise<void> {
+    await this.sql.execute(
+      'UPDATE webhook_deliveries SET attempts = attempts + 1, first_failed_at = COALESCE(first_failed_at, ?), ' +
+        'next_attempt_at = ?, lease_owner = NULL, lease_until = 0 WHERE delivery_id = ? AND lease_owner = ?',
+      [now, nextAttemptAt, delivery.deliveryId, delivery.leaseOwner],
+    );
+  }
+
+  /** Gives the delivery back untried (this instance is stopping). */
+  async release(delivery: ClaimedDelivery): Promise<void> {
+    await this.sql.execute(
+      'UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = 0 WHERE delivery_id = ? AND lease_owner = ?',
+      [delivery.deliveryId, delivery.leaseOwner],
+    );
+  }
+
+  async recordSuccess(webhookId: string, now: number): Promise<void> {
+    await this.sql.execute('UPDATE webhook_subscriptions SET last_success_at = ? WHERE webhook_id = ?', [
+      now,
+      webhookId,
+    ]);
+  }
+
+  async recordFailure(webhookId: string, now: number, reason: string): Promise<void> {
+    await this.sql.execute(
+      'UPDATE webhook_subscriptions SET last_failure_at = ?, last_failure_reason = ? WHERE webhook_id = ?',
+      [now, reason.slice(0, 600), webhookId],
+    );
+  }
+
+  /** Stops deliveries to a subscriber; its pending ones are kept for when it is enabled again. */
+  async disable(webhookId: string, reason: string): Promise<void> {
+    await this.sql.execute(
+      'UPDATE webhook_subscriptions SET enabled = 0, disabled_reason = ? WHERE webhook_id = ? AND enabled = 1',
+      [reason.slice(0, 600), webhookId],
+    );
+  }
+
+  /** The pending deliveries, and the creation time of the oldest (ms), for the metrics. */
+  async backlog(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    const [row] = await this.sql.select<{ pending: number | string; oldest: number | string | null }>(
+      'SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM webhook_deliveries',
+    );
+    return {
+      pending: Number(row?.pending ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { SqlStatements } from '../database/sql-statements.js';
+import { EventWriteParticipants } from '../special-events/event-write-participants.js';
+import { SpecialEventsModule } from '../special-events/special-events.module.js';
+import { AddressPolicy } from './address-policy.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { enqueueStatement, WebhookOutbox } from './webhook-outbox.js';
+import { WebhookSender } from './webhook-sender.js';
+import { WebhookSubscription } from './webhook-subscription.entity.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksMetrics } from './webhooks.metrics.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/**
+ * `publishNewEvent` webhooks: admins subscribe URLs; every create, update and delete of a special
+ * event writes one delivery per enabled subscriber into the outbox, inside the event's own
+ * transaction (EventWriteParticipants), and the dispatcher sends them off the request path.
+ * special-events knows nothing of this module.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([WebhookSubscription]), SpecialEventsModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksService,
+    {
+      provide: SqlStatements,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
+    },
+    {
+      provide: AddressPolicy,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new AddressPolicy(config.webhooks.allowedHosts),
+    },
+    { provide: WebhookOutbox, inject: [SqlStatements], useFactory: (sql: SqlStatements) => new WebhookOutbox(sql) },
+    {
+      provide: WebhookSender,
+      inject: [AddressPolicy],
+      useFactory: (policy: AddressPolicy) => new WebhookSender(policy),
+    },
+    {
+      provide: WebhooksMetrics,
+      inject: [Registry, WebhookOutbox],
+      useFactory: (registry: Registry, outbox: WebhookOutbox) => new WebhooksMetrics(registry, outbox),
+    },
+    {
+      provide: WebhookDispatcher,
+      inject: [WebhookOutbox, WebhookSender, APP_CONFIG, WebhooksMetrics],
+      useFactory: (outbox: WebhookOutbox, sender: WebhookSender, config: AppConfig, metrics: WebhooksMetrics) =>
+        new WebhookDispatcher(outbox, sender, config.webhooks, metrics),
+    },
+  ],
+})
+export class WebhooksModule implements OnModuleInit {
+  constructor(
+    private readonly participants: EventWriteParticipants,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {}
+
+  onModuleInit(): void {
+    this.participants.join({
+      statementsFor: (change) => {
+        this.dispatcher.nudge();
+        return [enqueueStatement(change)];
+      },
+    });
+  }
+}

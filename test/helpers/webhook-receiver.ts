@@ -1,0 +1,97 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedDelivery {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  /** The status this receiver answered with. */
+  readonly status: number;
+  readonly at: number;
+}
+
+/** What the receiver does with the next request: answer `status`, after `delayMs`. */
+export type Behaviour = (path: string) => {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  /** Send this many bytes of body and never end the answer. */
+  endlessAfterBytes?: number;
+};
+
+/**
+ * A webhook receiver on 127.0.0.1 (the host the tests list in WEBHOOK_ALLOWED_HOSTS) that records
+ * every request and answers as `behaviour` says: 202 by default, as the Museum API's
+ * publishNewEvent does.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedDelivery[] = [];
+  behaviour: Behaviour = () => ({ status: 202 });
+  /** Requests being answered right now, by webhook-id: a second one at once is a double send. */
+  readonly inProgress = new Map<string, number>();
+  maxConcurrentPerId = 0;
+  private server?: Server;
+  private readonly waiters = new Set<() => void>();
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const id = String(req.headers['webhook-id']);
+        const running = (this.inProgress.get(id) ?? 0) + 1;
+        this.inProgress.set(id, running);
+        this.maxConcurrentPerId = Math.max(this.maxConcurrentPerId, running);
+        const { status, delayMs = 0, headers = {}, endlessAfterBytes } = this.behaviour(req.url ?? '/');
+        const answer = (response: ServerResponse) => {
+          this.inProgress.set(id, (this.inProgress.get(id) ?? 1) - 1);
+          this.received.push({
+            path: req.url ?? '/',
+            headers: req.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            status,
+            at: Date.now(),
+          });
+          if (endlessAfterBytes === undefined) response.writeHead(status, headers).end();
+          else response.writeHead(status, headers).write(Buffer.alloc(endlessAfterBytes, 'x'));
+          for (const waiter of this.waiters) waiter();
+        };
+        if (delayMs > 0) setTimeout(() => answer(res), delayMs);
+        else answer(res);
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The deliveries answered with a 2xx, in the order they were answered. */
+  acknowledged(): ReceivedDelivery[] {
+    return this.received.filter(({ status }) => status >= 200 && status < 300);
+  }
+
+  /** Resolves once `predicate` holds for what was received (checked after every request), or fails after `timeoutMs`. */
+  async waitFor(predicate: () => boolean, timeoutMs = 20_000, what = 'the deliveries'): Promise<void> {
+    if (predicate()) return;
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!predicate()) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; received ${this.received.length}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
