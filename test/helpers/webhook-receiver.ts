@@ -27,7 +27,7 @@ export type Behaviour = (path: string) => {
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
   behaviour: Behaviour = () => ({ status: 202 });
-  /** Requests being answered right now, by webhook-id: a second one at once is a double send. */
+  /** Requests being answered right now, by path and webhook-id: a second one at once is a double send. */
   readonly inProgress = new Map<string, number>();
   maxConcurrentPerId = 0;
   private server?: Server;
@@ -38,7 +38,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const id = String(req.headers['webhook-id']);
+        const id = `${req.url ?? '/'} ${String(req.headers['webhook-id'])}`;
         const running = (this.inProgress.get(id) ?? 0) + 1;
         this.inProgress.set(id, running);
         this.maxConcurrentPerId = Math.max(this.maxConcurrentPerId, running);
