@@ -231,6 +231,29 @@ describe('webhooks', () => {
     expect(health.pendingDeliveries).toBe(0);
   });
 
+  it('the OpenAPI document describes publishNewEvent (x-webhooks) with the headers and the body a delivery carries', async () => {
+    const doc = (await request(t.baseUrl).get('/openapi.json')).body as {
+      'x-webhooks': Record<string, { post: Record<string, unknown> }>;
+    };
+    const operation = doc['x-webhooks'].publishNewEvent.post as {
+      operationId: string;
+      parameters: { name: string; in: string }[];
+      requestBody: { content: Record<string, { schema: { anyOf: { $ref?: string }[] } }> };
+      responses: Record<string, unknown>;
+    };
+    expect(operation.operationId).toBe('publishNewEvent');
+    expect(operation.parameters.map(({ name, in: where }) => `${where} ${name}`)).toEqual([
+      'header webhook-id',
+      'header webhook-timestamp',
+      'header webhook-signature',
+      'header museum-event-type',
+    ]);
+    expect(operation.requestBody.content['application/json'].schema.anyOf[0].$ref).toBe(
+      '#/components/schemas/SpecialEventResponse',
+    );
+    expect(Object.keys(operation.responses)).toEqual(['202']);
+  });
+
   it('a receiver down for a while gets everything once it is back: each webhook-id acknowledged once, in order per event', async () => {
     await subscribe(t, `${receiverUrl}/flaky`);
     let down = true;

@@ -3,10 +3,13 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import type { Application } from 'express';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
 
-const DESCRIPTION = `Create and delete a museum's special events.
+const DESCRIPTION = `A museum's special events: create, list, read, update and delete them, and tell
+other systems about every change (the Museum API's publishNewEvent webhook, described under
+x-webhooks).
 
-Every /special-events request needs HTTP Basic credentials (RFC 7617, UTF-8); credentials are
-checked before anything else. Errors are RFC 9457 problem details (application/problem+json).`;
+Every request needs HTTP Basic credentials (RFC 7617, UTF-8) unless its operation says
+\`security: []\`; credentials are checked before anything else. Errors are RFC 9457 problem
+details (application/problem+json).`;
 
 /** The OpenAPI 3 document, generated from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -15,7 +18,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
     .addServer('/', 'The host that serves this document')
-    .addTag('Special events', 'Create and delete special events. HTTP Basic credentials are required.')
+    .addTag(
+      'Special events',
+      'Create, list, get, update and delete special events. Viewers read; editors and admins write.',
+    )
+    .addTag(
+      'Webhooks',
+      'Subscriptions to publishNewEvent: every change of a special event is POSTed, signed, to each subscriber. Admins only.',
+    )
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth(
       { type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' },
@@ -30,6 +40,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config);
   documentPublicRoutes(document, routesOf(app));
   documentTestCookie(document);
+  documentPublishNewEvent(document);
   return document;
 }
 
@@ -45,6 +56,78 @@ function documentPublicRoutes(document: OpenAPIObject, routes: readonly Route[])
     const operation = document.paths[path]?.[methodName(route.method).toLowerCase() as 'get'];
     if (operation) operation.security = [];
   }
+}
+
+/**
+ * The Museum API's `publishNewEvent` webhook, as this service sends it. OpenAPI 3.0 has no
+ * `webhooks` section (3.1 does), so it is the `x-webhooks` extension that Redocly renders.
+ */
+function documentPublishNewEvent(document: OpenAPIObject): void {
+  if (document.paths['/webhooks'] === undefined) return;
+  const header = (description: string) => ({ required: true, description, schema: { type: 'string' } });
+  (document as OpenAPIObject & { 'x-webhooks': unknown })['x-webhooks'] = {
+    publishNewEvent: {
+      post: {
+        operationId: 'publishNewEvent',
+        summary: 'New special event added',
+        description:
+          'Publish details of a new or updated event: POSTed to every enabled subscriber (POST /webhooks) after each ' +
+          'create and update, with the event exactly as GET returns it; after a delete, `{"eventId"}`. Signed as ' +
+          'Standard Webhooks specify; retried with the same webhook-id until a 2xx, in order per event.',
+        tags: ['Webhooks'],
+        parameters: [
+          {
+            name: 'webhook-id',
+            in: 'header',
+            ...header('The message id (`msg_…`): the same on every retry; deduplicate on it.'),
+          },
+          {
+            name: 'webhook-timestamp',
+            in: 'header',
+            ...header('Seconds since the epoch when this attempt was signed.'),
+          },
+          {
+            name: 'webhook-signature',
+            in: 'header',
+            ...header(
+              '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret (after `whsec_`).',
+            ),
+          },
+          {
+            name: 'museum-event-type',
+            in: 'header',
+            required: true,
+            description: 'What happened to the event.',
+            schema: {
+              type: 'string',
+              enum: ['special-event.created', 'special-event.updated', 'special-event.deleted'],
+            },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                anyOf: [
+                  { $ref: '#/components/schemas/SpecialEventResponse' },
+                  {
+                    type: 'object',
+                    required: ['eventId'],
+                    properties: { eventId: { type: 'string', format: 'uuid' } },
+                    description: 'After a delete.',
+                  },
+                ],
+              },
+            },
+          },
+        },
+        responses: {
+          '202': { description: 'Data accepted (any 2xx acknowledges the delivery; anything else is retried).' },
+        },
+      },
+    },
+  };
 }
 
 /**
