@@ -16,6 +16,9 @@ export type NewSpecialEvent = components['schemas']['CreateSpecialEventDto'];
 export type SpecialEventPatch = components['schemas']['UpdateSpecialEventDto'];
 /** An event as the service stored it. */
 export type SpecialEvent = components['schemas']['SpecialEventResponse'];
+/** A webhook subscription as listed (never its secret), and as created (with it, once). */
+export type WebhookSubscription = components['schemas']['WebhookResponse'];
+export type CreatedWebhookSubscription = components['schemas']['CreatedWebhookResponse'];
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components['schemas']['ProblemDetailsSchema'];
 export type MuseumClient = Client<paths>;

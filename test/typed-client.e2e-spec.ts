@@ -11,6 +11,8 @@ import {
   type Problem,
   type SpecialEvent,
   type SpecialEventPatch,
+  type CreatedWebhookSubscription,
+  type WebhookSubscription,
 } from '../client/index.js';
 import { CHALLENGE } from './helpers/problem-assertions.js';
 import { basicHeader, TEST_USER, useTestApp } from './helpers/test-app.js';
@@ -25,7 +27,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** Non-ASCII and a colon: the client must send the credentials UTF-8 encoded (RFC 7617). */
 const PASSWORD = 'Kraken: 🦀 ñandú — Ünïcødé 12';
 
-const t = useTestApp({ ADMIN_PASSWORD: PASSWORD });
+const t = useTestApp({ ADMIN_PASSWORD: PASSWORD, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
 let museum: MuseumClient;
 
 beforeAll(() => {
@@ -158,5 +160,32 @@ describe('createMuseumClient', () => {
     });
     expect(stale.response.status).toBe(412);
     expect(stale.error).toMatchObject({ status: 412, title: 'Precondition Failed' });
+  });
+});
+
+describe('createMuseumClient: webhook subscriptions (admin)', () => {
+  it('subscribes, lists, enables and removes, typed; a refused URL is a typed 422 problem', async () => {
+    const created = await museum.POST('/webhooks', {
+      body: { url: 'http://127.0.0.1:9/hook', description: 'CMS cache' },
+    });
+    expectTypeOf(created.data).toEqualTypeOf<CreatedWebhookSubscription | undefined>();
+    expect(created.response.status).toBe(201);
+    const webhookId = created.data?.webhookId ?? '';
+    expect(created.data?.secret).toMatch(/^whsec_/);
+
+    const listed = await museum.GET('/webhooks');
+    expectTypeOf(listed.data).toEqualTypeOf<WebhookSubscription[] | undefined>();
+    expect(listed.data?.map((webhook) => webhook.webhookId)).toContain(webhookId);
+
+    const enabled = await museum.POST('/webhooks/{webhookId}/enable', { params: { path: { webhookId } } });
+    expect(enabled.data).toMatchObject({ webhookId, enabled: true });
+
+    const removed = await museum.DELETE('/webhooks/{webhookId}', { params: { path: { webhookId } } });
+    expect(removed.response.status).toBe(204);
+
+    const refused = await museum.POST('/webhooks', { body: { url: 'https://169.254.169.254/' } });
+    expect(refused.response.status).toBe(422);
+    expectTypeOf(refused.error).toEqualTypeOf<Problem | undefined>();
+    expect(refused.error).toMatchObject({ status: 422, type: 'urn:museum:problem:webhook-url-refused' });
   });
 });
