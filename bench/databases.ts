@@ -38,6 +38,8 @@ export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, s
     AUTH_FAILURE_LIMIT,
     AUTH_FAILURE_ADDRESS_LIMIT,
     AUTH_FAILURE_WINDOW_SECONDS,
+    // The webhook workload's receiver listens here.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     ...extra,
   };
 }

@@ -4,17 +4,19 @@
  * credentials cost.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT } from '../test/helpers/service-process.js';
 import { serviceEnv, sqliteDatabase, withoutAdmin } from './databases.js';
-import { httpCall } from './http.js';
+import { httpCall, sleep } from './http.js';
 import type { BenchDatabase } from './databases.js';
 import type { Plan } from './measure.js';
 import {
   median,
-  type IdempotencyCostResult,
+  type CreateCostResult,
   type LoadFloor,
   type SingleFlightResult,
   type StartupResult,
@@ -178,14 +180,30 @@ export async function measureSingleFlight(
  * kept response: two more writes) alternate with runs of the same creates without one, on the
  * same service, so that the ratio compares runs made seconds apart. A warm-up of each first.
  */
-export async function measureIdempotencyCost(
+/** One side of an alternation of create runs: what is set up before each run of it. */
+interface CreateVariant {
+  readonly name: string;
+  readonly idempotencyKeys?: boolean;
+  readonly before?: () => Promise<void>;
+  /** Called after each of its runs; what it returns is kept with the run (a backlog, say). */
+  readonly after?: () => Promise<string | undefined>;
+}
+
+/**
+ * Creates run in alternation, `plain` then `variant`, plan.repetitions times each, after a warm-up
+ * of both: the ratio variant ÷ plain of each pair, whose median is the cost of the variant.
+ */
+async function alternateCreates(
   server: StartedServer,
   database: BenchDatabase,
   authorization: string,
   plan: Plan,
-): Promise<{ result: IdempotencyCostResult; problems: string[] }> {
-  const run = (idempotencyKeys: boolean, warmup = false) =>
-    runLoad({
+  plain: CreateVariant,
+  variant: CreateVariant,
+): Promise<{ result: CreateCostResult; problems: string[] }> {
+  const run = async (side: CreateVariant, warmup = false) => {
+    await side.before?.();
+    const outcome = await runLoad({
       baseUrl: `http://127.0.0.1:${server.port}`,
       workload: 'create',
       connections: plan.connections,
@@ -193,33 +211,124 @@ export async function measureIdempotencyCost(
       authorization,
       expectedStatus: 201,
       warmup,
-      idempotencyKeys,
+      idempotencyKeys: side.idempotencyKeys,
     });
-  await run(false, true);
-  await run(true, true);
-  const without: { reqPerSec: number; p99Ms: number }[] = [];
-  const withKey: { reqPerSec: number; p99Ms: number }[] = [];
+    return { ...outcome, note: await side.after?.() };
+  };
+  await run(plain, true);
+  await run(variant, true);
+  const runs: Record<'plain' | 'variant', { reqPerSec: number; p99Ms: number; note?: string }[]> = {
+    plain: [],
+    variant: [],
+  };
   const problems: string[] = [];
   for (let repetition = 0; repetition < plan.repetitions; repetition++) {
-    for (const keyed of [false, true]) {
-      const outcome = await run(keyed);
-      problems.push(
-        ...outcome.problems.map(
-          (problem) => `idempotency ${database.kind} ${keyed ? 'with' : 'without'} key: ${problem}`,
-        ),
-      );
-      (keyed ? withKey : without).push({ reqPerSec: outcome.reqPerSec, p99Ms: outcome.p99Ms });
+    for (const [key, side] of [
+      ['plain', plain],
+      ['variant', variant],
+    ] as const) {
+      const outcome = await run(side);
+      problems.push(...outcome.problems.map((problem) => `${database.kind} ${side.name}: ${problem}`));
+      runs[key].push({ reqPerSec: outcome.reqPerSec, p99Ms: outcome.p99Ms, note: outcome.note });
     }
   }
   return {
     result: {
       database: database.kind,
-      withoutKeyReqPerSec: without.map((r) => r.reqPerSec),
-      withKeyReqPerSec: withKey.map((r) => r.reqPerSec),
-      withoutKeyP99Ms: without.map((r) => r.p99Ms),
-      withKeyP99Ms: withKey.map((r) => r.p99Ms),
-      ratio: median(withKey.map((r, index) => r.reqPerSec / without[index].reqPerSec)),
+      plain: plain.name,
+      variant: variant.name,
+      plainReqPerSec: runs.plain.map((r) => r.reqPerSec),
+      variantReqPerSec: runs.variant.map((r) => r.reqPerSec),
+      plainP99Ms: runs.plain.map((r) => r.p99Ms),
+      variantP99Ms: runs.variant.map((r) => r.p99Ms),
+      variantNotes: runs.variant.flatMap((r) => (r.note === undefined ? [] : [r.note])),
+      ratio: median(runs.variant.map((r, index) => r.reqPerSec / runs.plain[index].reqPerSec)),
     },
     problems,
   };
+}
+
+/** Creates with a new Idempotency-Key each against creates without one. */
+export function measureIdempotencyCost(
+  server: StartedServer,
+  database: BenchDatabase,
+  authorization: string,
+  plan: Plan,
+): Promise<{ result: CreateCostResult; problems: string[] }> {
+  return alternateCreates(
+    server,
+    database,
+    authorization,
+    plan,
+    { name: 'create without a key' },
+    { name: 'create with a new Idempotency-Key each', idempotencyKeys: true },
+  );
+}
+
+const SUBSCRIBERS = 3;
+
+/**
+ * Creates with three webhook subscribers (a receiver in this process answering 202 at once)
+ * against creates with none. Before a run without subscribers, the deliveries of the previous run
+ * are awaited (at most a minute), so that they do not run into it; after a run with subscribers,
+ * the deliveries still pending are noted: creates that outrun their deliveries would look cheap.
+ */
+export async function measureWebhookCost(
+  server: StartedServer,
+  database: BenchDatabase,
+  authorization: string,
+  plan: Plan,
+): Promise<{ result: CreateCostResult; problems: string[] }> {
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(202).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const call = (method: string, path: string, body?: string) =>
+    httpCall({
+      port: server.port,
+      method,
+      path,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body,
+    });
+  const subscriptions = async () =>
+    JSON.parse((await call('GET', '/webhooks')).body) as { webhookId: string; pendingDeliveries: number }[];
+  try {
+    return await alternateCreates(
+      server,
+      database,
+      authorization,
+      plan,
+      {
+        name: 'create, no webhook subscriber',
+        before: async () => {
+          const deadline = Date.now() + 60_000;
+          while ((await subscriptions()).some((s) => s.pendingDeliveries > 0) && Date.now() < deadline) {
+            await sleep(200);
+          }
+          for (const { webhookId } of await subscriptions()) {
+            await call('DELETE', `/webhooks/${webhookId}`);
+          }
+        },
+      },
+      {
+        name: `create, ${SUBSCRIBERS} webhook subscribers`,
+        before: async () => {
+          for (let i = 0; i < SUBSCRIBERS; i++) {
+            const created = await call('POST', '/webhooks', JSON.stringify({ url: `${receiverUrl}/subscriber-${i}` }));
+            if (created.status !== 201) throw new Error(`POST /webhooks: ${created.status} ${created.body}`);
+          }
+        },
+        after: async () => {
+          const pending = (await subscriptions()).reduce((sum, s) => sum + s.pendingDeliveries, 0);
+          return `${pending} deliveries pending at the end of the run`;
+        },
+      },
+    );
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 }

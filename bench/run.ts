@@ -62,7 +62,7 @@ import {
   WRONG_AUTHORIZATION,
   type BenchDatabase,
 } from './databases.js';
-import { measureIdempotencyCost, measureSingleFlight, measureStartup } from './extras.js';
+import { measureIdempotencyCost, measureSingleFlight, measureStartup, measureWebhookCost } from './extras.js';
 import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
@@ -295,16 +295,21 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
     if (context.options.only.includes('create')) {
       for (const subject of subjects) {
         if (subject.database === undefined || (subject.label !== 'sqlite' && subject.label !== 'mysql')) continue;
-        say(`\n# create with and without an Idempotency-Key on the service (${subject.label}), in alternation`);
-        const { result, problems } = await measureIdempotencyCost(
-          subject.server,
-          subject.database,
-          VALID_AUTHORIZATION,
-          context.plan,
-        );
-        say(`  with a key ÷ without: ${result.ratio.toFixed(2)} of the req/s`);
-        context.report.idempotency.push(result);
-        context.report.problems.push(...problems);
+        for (const [what, measure] of [
+          ['with and without an Idempotency-Key', measureIdempotencyCost],
+          ['with three webhook subscribers and none', measureWebhookCost],
+        ] as const) {
+          say(`\n# create ${what} on the service (${subject.label}), in alternation`);
+          const { result, problems } = await measure(
+            subject.server,
+            subject.database,
+            VALID_AUTHORIZATION,
+            context.plan,
+          );
+          say(`  ${result.variant} ÷ ${result.plain}: ${result.ratio.toFixed(2)} of the req/s`);
+          context.report.createCosts.push(result);
+          context.report.problems.push(...problems);
+        }
       }
     }
   } finally {
@@ -456,7 +461,7 @@ async function main(): Promise<number> {
     ],
     results: [],
     idleRss: [],
-    idempotency: [],
+    createCosts: [],
     seeding: [],
     plans: [],
     mysql: { ran: false, reason: 'not reached' },

@@ -215,7 +215,7 @@ describe('webhooks', () => {
     for (const delivery of deliveries) {
       expect(delivery.path).toBe('/museum');
       expect(delivery.headers['content-type']).toBe('application/json');
-      expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}$/);
+      expect(delivery.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{16}[0-9a-z]+$/);
       expect(Math.abs(Number(delivery.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
       expect(
         verifier.verify(delivery.body, {

@@ -1,4 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import type { WebhooksConfig } from '../config/app-config.js';
 import type { DeliveryResult, WebhookSender } from './webhook-sender.js';
 import { type ClaimedDelivery, EVENT_TYPES, type WebhookOutbox } from './webhook-outbox.js';
@@ -14,6 +15,19 @@ const POLL_MS = 250;
 const NUDGE_MS = 5;
 /** A subscriber's last success is written at most this often per instance: it is health, not state. */
 const SUCCESS_RECORD_MS = 1000;
+/** Event-loop utilization above which the process counts as saturated (by requests, most likely). */
+const SATURATED_UTILIZATION = 0.85;
+/** How often the utilization is sampled. */
+const UTILIZATION_SAMPLE_MS = 250;
+/**
+ * Deliveries per second while the process is saturated: a few per cent of a core, so that a
+ * burst of writes keeps its throughput and its deliveries wait (durably, in the outbox) until the
+ * burst is over. A receiver across a network costs little CPU per delivery and is not affected:
+ * its deliveries wait on the network, which leaves the event loop idle.
+ */
+const SATURATED_DELIVERIES_PER_SECOND = 200;
+/** While saturated, the outbox is read this often, a batch at a time (each read costs queries). */
+const SATURATED_PUMP_MS = 100;
 
 /**
  * Sends the outbox's deliveries, off the request path: each instance claims due deliveries with a
@@ -31,6 +45,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private pumpAgain = false;
   private stopping = false;
   private lastErrorLogged = 0;
+  private utilization: EventLoopUtilization = performance.eventLoopUtilization();
+  private utilizationSampledAt = 0;
+  private saturated = false;
+  /** Deliveries that may start while saturated (a token bucket refilled at SATURATED_DELIVERIES_PER_SECOND). */
+  private saturatedBudget = SATURATED_DELIVERIES_PER_SECOND;
+  private budgetRefilledAt = 0;
 
   constructor(
     private readonly outbox: WebhookOutbox,
@@ -52,7 +72,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** An event write that may have added deliveries: look soon, not at the next poll. */
   nudge(): void {
-    this.schedule(NUDGE_MS);
+    // While saturated the throttled pump comes by itself: a nudge per write would defeat batching.
+    if (!this.saturated) this.schedule(NUDGE_MS);
   }
 
   /** Runs pump() in `delayMs`, or sooner if it is already due sooner (a stream of nudges never delays it). */
@@ -76,11 +97,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     this.pumping = true;
     let full = false;
+    let throttled = false;
     try {
-      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      const room = this.room();
+      throttled = room === 0 && this.inFlight.size < MAX_IN_FLIGHT;
       if (room > 0 && !this.stopping) {
         const claimed = await this.outbox.claim(room);
         full = claimed.length === room;
+        if (this.saturated) this.saturatedBudget -= claimed.length;
         for (const delivery of claimed) this.start(delivery);
       }
     } catch (error) {
@@ -88,12 +112,33 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     } finally {
       this.pumping = false;
     }
-    if (this.pumpAgain || full) {
+    if (throttled) {
+      this.schedule(SATURATED_PUMP_MS);
+    } else if (this.pumpAgain || full) {
       this.pumpAgain = false;
       this.schedule(0);
     } else if (this.inFlight.size === 0) {
       this.schedule(POLL_MS);
     }
+  }
+
+  /** How many deliveries may start now: up to MAX_IN_FLIGHT, fewer while the process is saturated. */
+  private room(): number {
+    const now = performance.now();
+    if (now - this.utilizationSampledAt >= UTILIZATION_SAMPLE_MS) {
+      const current = performance.eventLoopUtilization();
+      this.saturated = performance.eventLoopUtilization(current, this.utilization).utilization > SATURATED_UTILIZATION;
+      this.utilization = current;
+      this.utilizationSampledAt = now;
+    }
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (!this.saturated) return room;
+    this.saturatedBudget = Math.min(
+      (SATURATED_DELIVERIES_PER_SECOND * SATURATED_PUMP_MS) / 1000,
+      this.saturatedBudget + ((now - this.budgetRefilledAt) * SATURATED_DELIVERIES_PER_SECOND) / 1000,
+    );
+    this.budgetRefilledAt = now;
+    return Math.max(0, Math.min(room, Math.floor(this.saturatedBudget)));
   }
 
   private start(delivery: ClaimedDelivery): void {

@@ -24,10 +24,11 @@ export class Webhooks1764300002000 implements MigrationInterface {
         "last_failure_reason" varchar(600),
         PRIMARY KEY ("webhook_id")
       ) WITHOUT ROWID`);
-    // AUTOINCREMENT: a delivery id is never reused, so the order of a chain never goes back.
+    // A rowid without AUTOINCREMENT (which costs a write to sqlite_sequence per row): a new row's
+    // id is above every stored one, which is all the order of a chain compares.
     await queryRunner.query(`
       CREATE TABLE "webhook_deliveries" (
-        "delivery_id" integer PRIMARY KEY AUTOINCREMENT,
+        "delivery_id" integer PRIMARY KEY,
         "message_id" varchar(40) NOT NULL,
         "webhook_id" varchar(36) NOT NULL,
         "event_id" varchar(36) NOT NULL,
