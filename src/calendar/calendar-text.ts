@@ -14,6 +14,7 @@ export const CRLF = '\r\n';
  * Control characters other than tab cannot appear in a TEXT value at all (TSAFE-CHAR excludes
  * CONTROL), and have no escape: they are left out.
  */
+// oxlint-disable-next-line no-control-regex -- RFC 5545's CONTROL characters are what it finds
 const TO_ESCAPE = /\r\n|[\r\n\\;,]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 export function escapeText(value: string): string {

@@ -16,8 +16,10 @@ import { CalendarTokenIdParams } from './dto/calendar-token-id-params.dto.js';
 import { CalendarTokenResponse, CreatedCalendarTokenResponse } from './dto/calendar-token-response.dto.js';
 import { CreateCalendarTokenDto } from './dto/create-calendar-token.dto.js';
 
+const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
+
 function toResponse(token: StoredCalendarToken): CalendarTokenResponse {
-  return { tokenId: token.tokenId, description: token.description, createdAt: new Date(token.createdAt).toISOString() };
+  return { tokenId: token.tokenId, description: token.description, createdAt: isoTime(token.createdAt) };
 }
 
 /**
@@ -66,7 +68,13 @@ export class CalendarTokensController {
     const { token, stored } = await this.tokens.create(body.description ?? '');
     response.location(`/calendar-tokens/${stored.tokenId}`);
     response.setHeader('Cache-Control', 'no-store');
-    return { ...toResponse(stored), token, feedUrl: `/calendar/${token}.ics` };
+    return {
+      tokenId: stored.tokenId,
+      token,
+      feedUrl: `/calendar/${token}.ics`,
+      description: stored.description,
+      createdAt: isoTime(stored.createdAt),
+    };
   }
 
   @Get()
