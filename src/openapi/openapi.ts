@@ -16,6 +16,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addServer('/', 'The host that serves this document')
     .addTag('Special events', 'Create and delete special events. HTTP Basic credentials are required.')
+    .addTag(
+      'Calendar',
+      'The events as an iCalendar (RFC 5545) feed, with Basic credentials or a feed token for calendar applications; ' +
+        'the tokens themselves are for admins.',
+    )
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth(
       { type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' },
