@@ -55,6 +55,7 @@ export async function collectEvents(
   const events = new Map<string, SpecialEvent>();
   const modifiedAt = new Map<string, number>();
   let read = 0;
+  let truncated = false;
   let cursor: string | undefined;
   do {
     const page = await readPage(cursor);
@@ -65,14 +66,12 @@ export async function collectEvents(
       for (const [eventId, at] of await readStamps(taken.map((event) => event.eventId))) modifiedAt.set(eventId, at);
     }
     cursor = page.nextCursor;
-    if (read >= cap)
-      return {
-        events: [...events.values()],
-        modifiedAt,
-        truncated: taken.length < page.events.length || cursor !== undefined,
-      };
+    if (read >= cap) {
+      truncated = taken.length < page.events.length || cursor !== undefined;
+      break;
+    }
   } while (cursor !== undefined);
-  return { events: [...events.values()], modifiedAt, truncated: false };
+  return { events: [...events.values()], modifiedAt, truncated };
 }
 
 /** `YYYYMMDD` of a `YYYY-MM-DD`. */
@@ -113,24 +112,18 @@ export interface RenderedFeed {
  * in X-MUSEUM-SKIPPED-EVENTS.
  */
 export function renderFeed(collected: CollectedEvents, range: FeedRange, generatedAt: number): RenderedFeed {
-  const occurrences: { date: string; event: SpecialEvent }[] = [];
+  // The order key: the date, then the eventId (fixed lengths, so plain string order); an event
+  // has each date once, so no two keys are equal.
+  const occurrences: { key: string; date: string; event: SpecialEvent }[] = [];
   let skipped = 0;
   for (const event of collected.events) {
     const dates = indexedDates(event.dates);
     if (dates.length === 0) skipped++;
-    for (const date of dates) if (withinRange(date, range)) occurrences.push({ date, event });
+    for (const date of dates) {
+      if (withinRange(date, range)) occurrences.push({ key: `${date} ${event.eventId}`, date, event });
+    }
   }
-  occurrences.sort((a, b) =>
-    a.date !== b.date
-      ? a.date < b.date
-        ? -1
-        : 1
-      : a.event.eventId < b.event.eventId
-        ? -1
-        : a.event.eventId > b.event.eventId
-          ? 1
-          : 0,
-  );
+  occurrences.sort((a, b) => (a.key < b.key ? -1 : 1));
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

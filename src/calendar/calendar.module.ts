@@ -31,6 +31,8 @@ export class CalendarModule implements NestModule, OnModuleInit {
   }
 
   configure(consumer: MiddlewareConsumer): void {
+    // Nest mounts it as the route `ALL /calendar/*rest`, the same pattern as the 404 that
+    // installRouteDefaults adds below the controller's path.
     consumer.apply(hideFeedToken).forRoutes({ path: 'calendar/*rest', method: RequestMethod.ALL });
   }
 }
