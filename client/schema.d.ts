@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * Special events as an iCalendar feed
-         * @description The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. At most 10,000 events are read; `X-MUSEUM-TRUNCATED-AT` says when the cap was reached. For calendar applications that cannot send credentials, see createCalendarToken.
+         * @description The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. It holds at most 10,000 events and 16 MiB of VEVENTs; `X-MUSEUM-TRUNCATED` says when a bound was reached. For calendar applications that cannot send credentials, see createCalendarToken.
          */
         get: operations["getSpecialEventsCalendar"];
         put?: never;

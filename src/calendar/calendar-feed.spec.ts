@@ -131,8 +131,26 @@ describe('renderFeed', () => {
     };
     const lines = text(renderFeed(collected, {}, 0).body);
     expect(lines).toContain('X-MUSEUM-SKIPPED-EVENTS:2');
-    expect(lines).toContain('X-MUSEUM-TRUNCATED-AT:10000');
+    expect(lines).toContain('X-MUSEUM-TRUNCATED:EVENTS=10000');
     expect(lines.filter((line) => line === 'BEGIN:VEVENT')).toHaveLength(1);
+  });
+
+  it('stops before the VEVENTs pass the size bound, keeping the earliest days, and says so', () => {
+    const collected = {
+      events: [event('a', ['2026-01-01', '2026-01-02', '2026-01-03'])],
+      modifiedAt: new Map<string, number>(),
+      truncated: false,
+    };
+    const whole = renderFeed(collected, {}, 0).body.toString('utf8');
+    expect(whole).not.toContain('X-MUSEUM-TRUNCATED');
+    const one = /BEGIN:VEVENT[\s\S]*?END:VEVENT\r\n/.exec(whole)?.[0] ?? '';
+    const cut = text(renderFeed(collected, {}, 0, Buffer.byteLength(one) * 2 + 10).body);
+    expect(cut).toContain(`X-MUSEUM-TRUNCATED:OCTETS=${Buffer.byteLength(one) * 2 + 10}`);
+    expect(cut.filter((line) => line.startsWith('DTSTART'))).toEqual([
+      'DTSTART;VALUE=DATE:20260101',
+      'DTSTART;VALUE=DATE:20260102',
+    ]);
+    expect(cut.at(-2)).toBe('END:VCALENDAR');
   });
 
   it('gives the same bytes and ETag for the same events, another ETag when one changes', () => {

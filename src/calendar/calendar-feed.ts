@@ -19,8 +19,18 @@ export const PRODUCT_ID = '-//Museum//Special Events Calendar Feed 1.0//EN';
 export const CALENDAR_NAME = 'Museum special events';
 /** How many listed events had no ISO date and so no VEVENT: an extension property (RFC 5545, 3.8.8.2). */
 export const SKIPPED_PROPERTY = 'X-MUSEUM-SKIPPED-EVENTS';
-/** Present when the feed stopped at FEED_EVENT_CAP events: its value is the cap. */
-export const TRUNCATED_PROPERTY = 'X-MUSEUM-TRUNCATED-AT';
+/**
+ * The most octets of VEVENTs one feed holds. 10,000 events of 500 dates and 5,000-character
+ * descriptions would make gigabytes; the feed stops at a size a calendar application can still
+ * read, keeping the earliest days.
+ */
+export const FEED_MAX_OCTETS = 16 * 1024 * 1024;
+
+/**
+ * Present when the feed was cut short: `EVENTS=10000` when more events matched than the feed
+ * reads, `OCTETS=16777216` when the VEVENTs reached FEED_MAX_OCTETS (the later days left out).
+ */
+export const TRUNCATED_PROPERTY = 'X-MUSEUM-TRUNCATED';
 
 /** The date range asked for, `YYYY-MM-DD` each, validated; either may be absent. */
 export interface FeedRange {
@@ -105,13 +115,35 @@ export interface RenderedFeed {
   readonly etag: string;
 }
 
+/** One VEVENT's content lines, each ending in CRLF. */
+function vevent(date: string, event: SpecialEvent, stamp: string): string {
+  return [
+    'BEGIN:VEVENT',
+    contentLine('UID', `${event.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
+    `DTSTAMP:${stamp}`,
+    `DTSTART;VALUE=DATE:${basicDate(date)}`,
+    `DTEND;VALUE=DATE:${nextDay(date)}`,
+    contentLine('SUMMARY', escapeText(event.name)),
+    contentLine('LOCATION', escapeText(event.location)),
+    contentLine('DESCRIPTION', escapeText(event.eventDescription)),
+    `LAST-MODIFIED:${stamp}`,
+    'END:VEVENT',
+    '',
+  ].join(CRLF);
+}
+
 /**
  * The VCALENDAR of `collected`: one all-day VEVENT per ISO date of each event within `range`,
- * ordered by date then eventId so that the same events always give the same bytes (and ETag).
- * An event without a stamp is stamped `generatedAt`. Events with no ISO date at all are counted
- * in X-MUSEUM-SKIPPED-EVENTS.
+ * ordered by date then eventId so that the same events always give the same bytes (and ETag),
+ * up to `maxOctets` of VEVENTs. An event without a stamp is stamped `generatedAt`. Events with
+ * no ISO date at all are counted in X-MUSEUM-SKIPPED-EVENTS.
  */
-export function renderFeed(collected: CollectedEvents, range: FeedRange, generatedAt: number): RenderedFeed {
+export function renderFeed(
+  collected: CollectedEvents,
+  range: FeedRange,
+  generatedAt: number,
+  maxOctets: number = FEED_MAX_OCTETS,
+): RenderedFeed {
   // The order key: the date, then the eventId (fixed lengths, so plain string order); an event
   // has each date once, so no two keys are equal.
   const occurrences: { key: string; date: string; event: SpecialEvent }[] = [];
@@ -124,31 +156,28 @@ export function renderFeed(collected: CollectedEvents, range: FeedRange, generat
     }
   }
   occurrences.sort((a, b) => (a.key < b.key ? -1 : 1));
-  const lines = [
+  let truncated = collected.truncated ? `EVENTS=${FEED_EVENT_CAP}` : undefined;
+  const vevents: string[] = [];
+  let octets = 0;
+  for (const { date, event } of occurrences) {
+    const text = vevent(date, event, utcDateTime(collected.modifiedAt.get(event.eventId) ?? generatedAt));
+    octets += Buffer.byteLength(text, 'utf8');
+    if (octets > maxOctets) {
+      truncated = `OCTETS=${maxOctets}`;
+      break;
+    }
+    vevents.push(text);
+  }
+  const head = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     contentLine('PRODID', PRODUCT_ID),
     'CALSCALE:GREGORIAN',
     contentLine('X-WR-CALNAME', escapeText(CALENDAR_NAME)),
     `${SKIPPED_PROPERTY}:${skipped}`,
-  ];
-  if (collected.truncated) lines.push(`${TRUNCATED_PROPERTY}:${FEED_EVENT_CAP}`);
-  for (const { date, event } of occurrences) {
-    const stamp = utcDateTime(collected.modifiedAt.get(event.eventId) ?? generatedAt);
-    lines.push(
-      'BEGIN:VEVENT',
-      contentLine('UID', `${event.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
-      `DTSTAMP:${stamp}`,
-      `DTSTART;VALUE=DATE:${basicDate(date)}`,
-      `DTEND;VALUE=DATE:${nextDay(date)}`,
-      contentLine('SUMMARY', escapeText(event.name)),
-      contentLine('LOCATION', escapeText(event.location)),
-      contentLine('DESCRIPTION', escapeText(event.eventDescription)),
-      `LAST-MODIFIED:${stamp}`,
-      'END:VEVENT',
-    );
-  }
-  lines.push('END:VCALENDAR');
-  const body = Buffer.from(lines.join(CRLF) + CRLF, 'utf8');
+    ...(truncated === undefined ? [] : [`${TRUNCATED_PROPERTY}:${truncated}`]),
+    '',
+  ].join(CRLF);
+  const body = Buffer.from(`${head}${vevents.join('')}END:VCALENDAR${CRLF}`, 'utf8');
   return { body, etag: `"${createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url')}"` };
 }

@@ -25,9 +25,9 @@ export class SpecialEventsCalendarController {
     summary: 'Special events as an iCalendar feed',
     description:
       'The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 ' +
-      'calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. At ' +
-      'most 10,000 events are read; `X-MUSEUM-TRUNCATED-AT` says when the cap was reached. For calendar applications ' +
-      'that cannot send credentials, see createCalendarToken.',
+      'calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. It ' +
+      'holds at most 10,000 events and 16 MiB of VEVENTs; `X-MUSEUM-TRUNCATED` says when a bound was reached. For ' +
+      'calendar applications that cannot send credentials, see createCalendarToken.',
   })
   @ApiFeedResponses()
   @ApiProblemResponses(400, 401, 429, 431, 503)
