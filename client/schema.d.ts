@@ -76,6 +76,90 @@ export interface paths {
         patch: operations["updateSpecialEvent"];
         trace?: never;
     };
+    "/special-events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Special events as an iCalendar feed
+         * @description The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. It holds at most 10,000 events and 16 MiB of VEVENTs; `X-MUSEUM-TRUNCATED` says when a bound was reached. For calendar applications that cannot send credentials, see createCalendarToken.
+         */
+        get: operations["getSpecialEventsCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Special events as an iCalendar feed, by token
+         * @description getSpecialEventsCalendar for a URL that holds a calendar token (createCalendarToken) instead of credentials. A malformed, unknown or revoked token is a 404; a token deleted is refused from the next request on.
+         */
+        get: operations["getCalendarFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List calendar feed tokens
+         * @description Every token, oldest first, without the token itself (the service does not have it).
+         */
+        get: operations["listCalendarTokens"];
+        put?: never;
+        /**
+         * Create a calendar feed token
+         * @description Makes a token (32 random bytes, base64url) and answers with it and its feed URL, `/calendar/{token}.ics`. The token is shown only in this answer: the service keeps its SHA-256 alone. Not idempotent on purpose (no Idempotency-Key): a kept answer would keep the token. Revoke it with deleteCalendarToken.
+         */
+        post: operations["createCalendarToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar-tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a calendar feed token
+         * @description Deletes the token: its feed URL answers 404 from the next request on, on every instance.
+         */
+        delete: operations["deleteCalendarToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -312,6 +396,51 @@ export interface components {
              * @example 0
              */
             price?: number;
+        };
+        CreateCalendarTokenDto: {
+            /**
+             * @description What the token is for (whose calendar, which application); absent: empty. Up to 200 characters.
+             * @example Front desk tablet
+             */
+            description?: string;
+        };
+        CreatedCalendarTokenResponse: {
+            /**
+             * Format: uuid
+             * @example 3f0c5a8e-2b7d-4c1e-9a6f-0d4b8e2c7a15
+             */
+            tokenId: string;
+            /** @example Front desk tablet */
+            description: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description 32 random bytes, base64url. Shown only here: the service keeps its SHA-256 alone.
+             * @example q3J9x0m2V8bQz1Yt5Lw7Nf4Hc6Kd0Rs2Pa9Ue3Ig8Oj
+             */
+            token: string;
+            /**
+             * @description The feed for calendar applications, relative to the service: `/calendar/{token}.ics`.
+             * @example /calendar/q3J9x0m2V8bQz1Yt5Lw7Nf4Hc6Kd0Rs2Pa9Ue3Ig8Oj.ics
+             */
+            feedUrl: string;
+        };
+        CalendarTokenResponse: {
+            /**
+             * Format: uuid
+             * @example 3f0c5a8e-2b7d-4c1e-9a6f-0d4b8e2c7a15
+             */
+            tokenId: string;
+            /** @example Front desk tablet */
+            description: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T09:30:00.000Z
+             */
+            createdAt: string;
         };
         CreateWebhookDto: {
             /**
@@ -1290,6 +1419,736 @@ export interface operations {
                      *       "title": "Unprocessable Entity",
                      *       "status": 422,
                      *       "detail": "Unprocessable Entity",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getSpecialEventsCalendar: {
+        parameters: {
+            query?: {
+                /** @description Only the days on or after this date (YYYY-MM-DD). Without `startDate` and `endDate`, every event with an ISO date is in the feed. */
+                startDate?: string;
+                /** @description Only the days on or before this date. Must not be before `startDate`. */
+                endDate?: string;
+            };
+            header?: {
+                /** @description The ETag of a feed read before: 304 while the feed is still the same. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    ETag: string;
+                    /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match tag is the feed as it is now. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    ETag: string;
+                    /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getCalendarFeed: {
+        parameters: {
+            query?: {
+                /** @description Only the days on or after this date (YYYY-MM-DD). Without `startDate` and `endDate`, every event with an ISO date is in the feed. */
+                startDate?: string;
+                /** @description Only the days on or before this date. Must not be before `startDate`. */
+                endDate?: string;
+            };
+            header?: {
+                /** @description The ETag of a feed read before: 304 while the feed is still the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A calendar token, as createCalendarToken returned it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    ETag: string;
+                    /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match tag is the feed as it is now. No body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    ETag: string;
+                    /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No feed at this address: the token is malformed, unknown or revoked. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No calendar feed exists at this address: its token is unknown or was revoked.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    listCalendarTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarTokenResponse"][];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    createCalendarToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalendarTokenDto"];
+            };
+        };
+        responses: {
+            /** @description Created; the only answer that holds the token. */
+            201: {
+                headers: {
+                    /** @description Path of the token: /calendar-tokens/{tokenId} (where it is deleted). */
+                    Location: string;
+                    /** @description Always `no-store`: the body holds the token. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedCalendarTokenResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    deleteCalendarToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Letter case does not matter. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */

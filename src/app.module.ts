@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
+import { CalendarModule } from './calendar/calendar.module.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -28,6 +29,7 @@ export class AppModule {
         DatabaseModule,
         AuthModule,
         SpecialEventsModule,
+        CalendarModule,
         WebhooksModule,
         HealthModule,
         ...modules,

@@ -136,7 +136,8 @@ function parseArguments(command: string, args: string[]): Arguments {
 }
 
 function roleArgument(value: string): Role {
-  if (!isRole(value)) throw new UsageError(`Unknown role: ${value}; use ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}.`);
+  if (!isRole(value))
+    throw new UsageError(`Unknown role: ${value}; use ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}.`);
   return value;
 }
 

@@ -85,7 +85,7 @@ describe('with the default app', () => {
 
   describe('anonymous callers reach only the public routes, listed from the routes themselves', () => {
     /** The routes anyone may call; a new public route must be added here, on purpose. */
-    const PUBLIC = ['GET /health/live', 'GET /health/ready', 'GET /metrics'];
+    const PUBLIC = ['GET /calendar/:token.ics', 'GET /health/live', 'GET /health/ready', 'GET /metrics'];
 
     it('every declared route answers 401 without credentials unless it is @Public(), and the document agrees', async () => {
       const routes = routesOf(t.app);

@@ -104,12 +104,32 @@ describe('GET /openapi.json', () => {
     expect(res.body).toStrictEqual(doc);
   });
 
-  it('documents exactly create, list, get, update and delete of special events, plus health and metrics', () => {
+  it('documents exactly create, list, get, update and delete of special events, the calendar feed, webhooks, health and metrics', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/health/live', '/health/ready', '/metrics', '/special-events', '/special-events/{eventId}'].sort(),
+      [
+        '/health/live',
+        '/health/ready',
+        '/metrics',
+        '/special-events',
+        '/special-events/{eventId}',
+        '/special-events.ics',
+        '/calendar/{token}.ics',
+        '/calendar-tokens',
+        '/calendar-tokens/{tokenId}',
+        '/webhooks',
+        '/webhooks/{webhookId}',
+        '/webhooks/{webhookId}/enable',
+      ].sort(),
     );
+    expect(Object.keys(doc.paths['/webhooks']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/webhooks/{webhookId}'])).toEqual(['delete']);
+    expect(Object.keys(doc.paths['/webhooks/{webhookId}/enable'])).toEqual(['post']);
     expect(Object.keys(doc.paths['/special-events']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/special-events/{eventId}']).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(Object.keys(doc.paths['/special-events.ics'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/calendar/{token}.ics'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/calendar-tokens']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/calendar-tokens/{tokenId}'])).toEqual(['delete']);
   });
 
   it('both operations require the HTTP Basic security scheme (the document-wide one); health does not', () => {

@@ -18,6 +18,8 @@ import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migr
 import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
 import { CredentialsEpoch1764200002000 as MysqlCredentialsEpoch } from './migrations/mysql/1764200002000-credentials-epoch.js';
 import { CredentialsEpoch1764200002000 as SqliteCredentialsEpoch } from './migrations/sqlite/1764200002000-credentials-epoch.js';
+import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/1764300000000-calendar.js';
+import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
 import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
 
@@ -41,6 +43,7 @@ export const MIGRATIONS = {
     SqliteExactTextComparisons,
     SqliteCursorSigningKeys,
     SqliteCredentialsEpoch,
+    SqliteCalendar,
     SqliteWebhooks,
   ],
   mysql: [
@@ -51,6 +54,7 @@ export const MIGRATIONS = {
     MysqlExactTextComparisons,
     MysqlCursorSigningKeys,
     MysqlCredentialsEpoch,
+    MysqlCalendar,
     MysqlWebhooks,
   ],
 } as const;

@@ -26,6 +26,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Webhooks',
       'Subscriptions to publishNewEvent: every change of a special event is POSTed, signed, to each subscriber. Admins only.',
     )
+    .addTag(
+      'Calendar',
+      'The events as an iCalendar (RFC 5545) feed, with Basic credentials or a feed token for calendar applications; ' +
+        'the tokens themselves are for admins.',
+    )
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth(
       { type: 'http', scheme: 'basic', description: 'User name and password issued with `npm run users`.' },

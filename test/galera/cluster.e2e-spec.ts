@@ -195,6 +195,8 @@ describe('the built service on a three-node Galera cluster', () => {
            FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = '${DATABASE}' ORDER BY t.TABLE_NAME`,
       );
       expect(tables.map((table) => ({ ...table, primaryKeys: Number(table.primaryKeys) }))).toEqual([
+        { name: 'calendar_event_stamps', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'calendar_tokens', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'credentials_epoch', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'cursor_signing_keys', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'idempotency_keys', engine: 'InnoDB', primaryKeys: 1 },

@@ -71,9 +71,9 @@ describe('npm run migration:* against MySQL', () => {
   }, 180_000);
 
   it('gives existing users the editor role, so no one loses access on upgrade', async () => {
-    // Back to the schema before roles (and idempotency keys, exact comparisons, cursor keys and
-    // the credentials epoch) existed, with a user in it.
-    for (let i = 0; i < 5; i++) npm('migration:revert');
+    // Back to the schema before roles (and idempotency keys, exact comparisons, cursor keys, the
+    // credentials epoch and the calendar's tables) existed, with a user in it.
+    for (let i = 0; i < 7; i++) npm('migration:revert');
     expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain(
       'role',
     );
@@ -106,6 +106,8 @@ describe('npm run migration:* against MySQL', () => {
         .sort((a, b) => (String(a.TABLE_NAME) < String(b.TABLE_NAME) ? -1 : 1));
       expect(tables).toEqual(
         [
+          'calendar_event_stamps',
+          'calendar_tokens',
           'credentials_epoch',
           'cursor_signing_keys',
           'idempotency_keys',
@@ -129,8 +131,8 @@ describe('npm run migration:* against MySQL', () => {
   it('reverts and re-applies cleanly', async () => {
     const username = async () =>
       (await columns()).find((row) => row.TABLE_NAME === 'users' && row.COLUMN_NAME === 'username')?.COLLATION_NAME;
-    // Webhooks, CredentialsEpoch, CursorSigningKeys.
-    for (let i = 0; i < 3; i++) npm('migration:revert');
+    // Webhooks, the calendar's tables, the credentials epoch and the cursor keys.
+    for (let i = 0; i < 4; i++) npm('migration:revert');
     expect(await username()).not.toBe('utf8mb4_bin');
     npm('migration:revert');
     // ExactTextComparisons' down: back to the PAD SPACE collation of before.

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable } from '../../database/database-errors.js';
 import { PreparedResponse } from '../http/prepared-response.js';
+import { shownPathOf } from '../http/shown-path.js';
 import { requestIdOf } from '../logging/request-logging.js';
 import { PROBLEM_CONTENT_TYPE, ProblemException } from './problem.js';
 
@@ -48,7 +49,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     response
       .status(problem.getStatus())
       .type(PROBLEM_CONTENT_TYPE)
-      .send(JSON.stringify(problem.toProblem(pathOf(request))));
+      .send(JSON.stringify(problem.toProblem(shownPathOf(request))));
   }
 
   toProblemException(exception: unknown, request: Request): ProblemException {
@@ -63,7 +64,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         requestId: requestIdOf(request),
         code: errorCode(exception),
         method: request.method,
-        path: pathOf(request),
+        path: shownPathOf(request),
       });
       return new ProblemException(503, 'The service cannot reach its database right now; retry shortly.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
@@ -75,7 +76,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       requestId: requestIdOf(request),
       correlationId,
       method: request.method,
-      path: pathOf(request),
+      path: shownPathOf(request),
       error: describe(exception),
     });
     return new ProblemException(
@@ -95,12 +96,6 @@ function clientErrorStatus(exception: unknown): number | null {
     if (candidate.expose === true) status = candidate.status ?? candidate.statusCode;
   }
   return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
-}
-
-function pathOf(request: Request): string {
-  const url = request.originalUrl ?? request.url ?? '/';
-  const queryAt = url.indexOf('?');
-  return queryAt === -1 ? url : url.slice(0, queryAt);
 }
 
 function errorCode(exception: unknown): unknown {

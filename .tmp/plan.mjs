@@ -1,0 +1,16 @@
+import Database from 'better-sqlite3';
+const db = new Database(':memory:');
+db.exec(`CREATE TABLE webhook_subscriptions (webhook_id varchar(36) NOT NULL, url varchar(2048) NOT NULL, description varchar(200), secret varchar(64) NOT NULL, created_at bigint NOT NULL, enabled integer NOT NULL DEFAULT 1, disabled_reason varchar(600), last_success_at bigint, last_failure_at bigint, last_failure_reason varchar(600), PRIMARY KEY (webhook_id)) WITHOUT ROWID;
+CREATE TABLE webhook_deliveries (delivery_id integer PRIMARY KEY AUTOINCREMENT, message_id varchar(40) NOT NULL, webhook_id varchar(36) NOT NULL, event_id varchar(36) NOT NULL, kind varchar(10) NOT NULL, payload text NOT NULL, created_at bigint NOT NULL, attempts integer NOT NULL DEFAULT 0, first_failed_at bigint, next_attempt_at bigint NOT NULL, lease_owner varchar(36), lease_until bigint NOT NULL DEFAULT 0);
+CREATE INDEX IDX_webhook_deliveries_chain ON webhook_deliveries (webhook_id, event_id, delivery_id);
+CREATE INDEX IDX_webhook_deliveries_due ON webhook_deliveries (next_attempt_at);`);
+for (const i of [1,2,3]) db.prepare('INSERT INTO webhook_subscriptions (webhook_id,url,secret,created_at) VALUES (?,?,?,?)').run('w'+i,'http://x','s',0);
+const ins = db.prepare(`INSERT INTO webhook_deliveries (message_id, webhook_id, event_id, kind, payload, created_at, next_attempt_at) SELECT ?, webhook_id, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE enabled = 1`);
+const payload = 'x'.repeat(300);
+let t0 = performance.now();
+db.transaction(() => { for (let i = 0; i < 10000; i++) ins.run('m'+i, crypto.randomUUID(), 'created', payload, i, i); })();
+console.log('insert 10000 x3 rows', (performance.now()-t0).toFixed(1), 'ms');
+const sql = process.argv[2] ?? `SELECT d.delivery_id AS id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id WHERE d.next_attempt_at <= ? AND d.lease_until <= ? AND s.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.event_id = d.event_id AND p.delivery_id < d.delivery_id) ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?`;
+console.log(db.prepare('EXPLAIN QUERY PLAN '+sql).all(1e15,1e15,16).map(r=>r.detail).join('\n'));
+const st = db.prepare(sql);
+t0 = performance.now(); for (let i=0;i<20;i++) st.all(1e15,1e15,16); console.log('candidates', ((performance.now()-t0)/20).toFixed(2), 'ms');

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
+
+/**
+ * When each event's current version was written (epoch ms), in the calendar module's own table
+ * `calendar_event_stamps`: special events keep no such time, and the feed's LAST-MODIFIED and
+ * DTSTAMP need it. The row is written in the same transaction as the event's create, update or
+ * delete (EventWriteParticipants), so a stamp never disagrees with the event it stamps.
+ */
+@Injectable()
+export class CalendarEventStamps {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The statements for one change. The time is taken here, once: on SQLite a batch may run twice
+   * (its first attempt undone), and must then write the same row.
+   */
+  statementsFor(change: EventChange): readonly SqlStatement[] {
+    if (change.kind === 'deleted') {
+      return [{ sql: 'DELETE FROM calendar_event_stamps WHERE event_id = ?', parameters: [change.eventId] }];
+    }
+    // REPLACE: an insert for a new event, an overwrite for an update, on SQLite and MySQL alike.
+    return [
+      {
+        sql: 'REPLACE INTO calendar_event_stamps (event_id, modified_at) VALUES (?, ?)',
+        parameters: [change.event.eventId, Date.now()],
+      },
+    ];
+  }
+
+  /** The stamps of these events, in one query; an event without a stamp is absent from the map. */
+  async read(eventIds: readonly string[]): Promise<Map<string, number>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = (await this.dataSource.query(
+      `SELECT event_id, modified_at FROM calendar_event_stamps WHERE event_id IN (${eventIds.map(() => '?').join(', ')})`,
+      [...eventIds],
+    )) as { event_id: string; modified_at: number | string }[];
+    // MySQL returns BIGINT as a string.
+    return new Map(rows.map((row) => [row.event_id, Number(row.modified_at)]));
+  }
+}

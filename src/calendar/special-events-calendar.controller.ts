@@ -1,0 +1,41 @@
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequiresRole } from '../auth/roles.js';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
+import { CalendarFeedService } from './calendar-feed.service.js';
+import { CalendarFeedQuery } from './dto/calendar-feed-query.dto.js';
+import { ApiFeedResponses, sendFeed } from './feed-response.js';
+
+/**
+ * `GET /special-events.ics`: the events as a calendar, for callers with Basic credentials. A
+ * controller of its own (not a route of SpecialEventsController), so that special-events knows
+ * nothing of calendars; `/special-events.ics` is one path segment, which `/special-events` and
+ * `/special-events/:eventId` never match.
+ */
+@ApiTags('Calendar')
+@Controller('special-events.ics')
+export class SpecialEventsCalendarController {
+  constructor(private readonly feeds: CalendarFeedService) {}
+
+  @Get()
+  @RequiresRole('viewer')
+  @ApiOperation({
+    operationId: 'getSpecialEventsCalendar',
+    summary: 'Special events as an iCalendar feed',
+    description:
+      'The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 ' +
+      'calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. It ' +
+      'holds at most 10,000 events and 16 MiB of VEVENTs; `X-MUSEUM-TRUNCATED` says when a bound was reached. For ' +
+      'calendar applications that cannot send credentials, see createCalendarToken.',
+  })
+  @ApiFeedResponses()
+  @ApiProblemResponses(400, 401, 429, 431, 503)
+  async feed(
+    @Query() query: CalendarFeedQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    sendFeed(response, await this.feeds.feed(query), ifNoneMatch);
+  }
+}
