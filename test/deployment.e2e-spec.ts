@@ -119,7 +119,8 @@ describe('Dockerfile', () => {
     const missing = new Set<string>();
     for (const file of files) {
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
-        /\b(?:from|import)\s*\(?\s*['"]([^'"\s]+)['"]/g,
+        // Not a method call (`.from('calendar_tokens')`, a query builder's table).
+        /(?<![.\w])(?:from|import)\s*\(?\s*['"]([^'"\s]+)['"]/g,
       )) {
         if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];

@@ -7,6 +7,7 @@ import { CreateLoad, expectedRow, rowToEvent, type SentCreate, type StoredEvent 
 import { GaleraCluster } from '../helpers/galera-cluster.js';
 import { ROOT } from '../helpers/service-process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * The built service on a real multi-primary cluster: three MariaDB Galera nodes on loopback, the
@@ -147,6 +148,7 @@ describe('the built service on a three-node Galera cluster', () => {
       DB_CONNECT_TIMEOUT_MS: String(DB_CONNECT_TIMEOUT_MS),
       DB_ACQUIRE_TIMEOUT_MS: String(DB_ACQUIRE_TIMEOUT_MS),
       DB_QUERY_TIMEOUT_MS: String(DB_QUERY_TIMEOUT_MS),
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     });
     // The first instance writes the admin user; the others, started after it, find it up to date.
     services.push(await startService(entry, env(urlOf(0)), 60_000));
@@ -273,6 +275,51 @@ describe('the built service on a three-node Galera cluster', () => {
       expect((await create(a, body(eventId))).status).toBe(409);
     }
   });
+
+  it('webhooks: three instances on three nodes share the outbox; no delivery is sent twice at once, each exactly once, in order', async () => {
+    const receiver = new WebhookReceiver();
+    const receiverUrl = await receiver.start();
+    receiver.behaviour = () => ({ status: 202, delayMs: 100 });
+    try {
+      const subscribed = await send(services[0].baseUrl, 'POST', '/webhooks', { url: `${receiverUrl}/galera` });
+      expect(subscribed.status).toBe(201);
+      const { webhookId } = JSON.parse(subscribed.body) as { webhookId: string };
+      const eventIds = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const eventId = crypto.randomUUID();
+          expect((await create(services[i % 3], body(eventId))).status).toBe(201);
+          const path = `/special-events/${eventId}`;
+          // The update through another instance, on another node (wsrep_sync_wait sees the create).
+          expect((await send(services[(i + 1) % 3].baseUrl, 'PATCH', path, { price: 2 })).status).toBe(200);
+          return eventId;
+        }),
+      );
+      await receiver.waitFor(() => receiver.acknowledged().length >= 60, 90_000);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.maxConcurrentPerId).toBe(1);
+      const ids = receiver.acknowledged().map(({ headers }) => String(headers['webhook-id']));
+      expect(ids).toHaveLength(60);
+      expect(new Set(ids).size).toBe(60);
+      for (const eventId of eventIds) {
+        const kinds = receiver
+          .acknowledged()
+          .filter(({ body: sent }) => (JSON.parse(sent) as { eventId: string }).eventId === eventId)
+          .map(({ headers }) => headers['museum-event-type']);
+        expect(kinds).toEqual(['special-event.created', 'special-event.updated']);
+      }
+      const delivered = await Promise.all(
+        services.map(async (service) => {
+          const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+          return Number(/^webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m.exec(metrics)?.[1]);
+        }),
+      );
+      process.stdout.write(`[galera] webhook deliveries per instance: ${delivered.join(' + ')}\n`);
+      expect(delivered.reduce((sum, n) => sum + n, 0)).toBe(60);
+      expect((await send(services[0].baseUrl, 'DELETE', `/webhooks/${webhookId}`)).status).toBe(204);
+    } finally {
+      await receiver.stop();
+    }
+  }, 180_000);
 
   it('created on one instance, read and updated on the others: every node answers with the latest write', async () => {
     for (let cycle = 0; cycle < 10; cycle += 1) {
