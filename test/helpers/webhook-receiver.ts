@@ -8,6 +8,8 @@ export interface ReceivedDelivery {
   /** The status this receiver answered with. */
   readonly status: number;
   readonly at: number;
+  /** The whole answer was handed to the connection (false while writing, or when the sender was gone). */
+  answered: boolean;
 }
 
 /** What the receiver does with the next request: answer `status`, after `delayMs`. */
@@ -45,12 +47,19 @@ export class WebhookReceiver {
         const { status, delayMs = 0, headers = {}, endlessAfterBytes } = this.behaviour(req.url ?? '/');
         const answer = (response: ServerResponse) => {
           this.inProgress.set(id, (this.inProgress.get(id) ?? 1) - 1);
-          this.received.push({
+          const delivery = {
             path: req.url ?? '/',
             headers: req.headers,
             body: Buffer.concat(chunks).toString('utf8'),
             status,
             at: Date.now(),
+            answered: false,
+          };
+          this.received.push(delivery);
+          // Only an answer that left this process acknowledges: one to a sender that died meanwhile does not.
+          response.on('finish', () => {
+            delivery.answered = true;
+            for (const waiter of this.waiters) waiter();
           });
           if (endlessAfterBytes === undefined) response.writeHead(status, headers).end();
           else response.writeHead(status, headers).write(Buffer.alloc(endlessAfterBytes, 'x'));
@@ -64,9 +73,9 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** The deliveries answered with a 2xx, in the order they were answered. */
+  /** The deliveries answered with a 2xx, in the order they were answered, that reached their sender's connection. */
   acknowledged(): ReceivedDelivery[] {
-    return this.received.filter(({ status }) => status >= 200 && status < 300);
+    return this.received.filter(({ status, answered }) => answered && status >= 200 && status < 300);
   }
 
   /** Resolves once `predicate` holds for what was received (checked after every request), or fails after `timeoutMs`. */
