@@ -1,5 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import type { WebhooksConfig } from '../config/app-config.js';
 import type { DeliveryResult, WebhookSender } from './webhook-sender.js';
 import { type ClaimedDelivery, EVENT_TYPES, type WebhookOutbox } from './webhook-outbox.js';
@@ -8,7 +8,7 @@ import { signatureHeaders } from './signature.js';
 import type { WebhooksMetrics } from './webhooks.metrics.js';
 
 /** Deliveries one instance sends at once. */
-const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT = 16;
 /** How often an idle instance looks for deliveries that others wrote or that are due again. */
 const POLL_MS = 250;
 /** How soon after a local event write the outbox is read (its transaction has committed by then). */
@@ -25,7 +25,7 @@ const UTILIZATION_SAMPLE_MS = 250;
  * burst is over. A receiver across a network costs little CPU per delivery and is not affected:
  * its deliveries wait on the network, which leaves the event loop idle.
  */
-const SATURATED_DELIVERIES_PER_SECOND = 200;
+export const SATURATED_DELIVERIES_PER_SECOND = 200;
 /** While saturated, the outbox is read this often, a batch at a time (each read costs queries). */
 const SATURATED_PUMP_MS = 100;
 
@@ -45,7 +45,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private pumpAgain = false;
   private stopping = false;
   private lastErrorLogged = 0;
-  private utilization: EventLoopUtilization = performance.eventLoopUtilization();
   private utilizationSampledAt = 0;
   private saturated = false;
   /** Deliveries that may start while saturated (a token bucket refilled at SATURATED_DELIVERIES_PER_SECOND). */
@@ -57,6 +56,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly sender: WebhookSender,
     private readonly config: WebhooksConfig,
     private readonly metrics: WebhooksMetrics,
+    /** Whether the event loop was saturated since the last call (a seam for the unit spec). */
+    private readonly saturatedSinceLastCall: () => boolean = eventLoopSaturation(),
   ) {}
 
   onApplicationBootstrap(): void {
@@ -126,9 +127,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private room(): number {
     const now = performance.now();
     if (now - this.utilizationSampledAt >= UTILIZATION_SAMPLE_MS) {
-      const current = performance.eventLoopUtilization();
-      this.saturated = performance.eventLoopUtilization(current, this.utilization).utilization > SATURATED_UTILIZATION;
-      this.utilization = current;
+      this.saturated = this.saturatedSinceLastCall();
       this.utilizationSampledAt = now;
     }
     const room = MAX_IN_FLIGHT - this.inFlight.size;
@@ -213,4 +212,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const code = (error as { code?: unknown } | null)?.code;
     this.logger.warn({ msg: message, code: typeof code === 'string' ? code : undefined });
   }
+}
+
+/** A sampler of this process's event-loop utilization: above SATURATED_UTILIZATION since the last sample. */
+function eventLoopSaturation(): () => boolean {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const current = performance.eventLoopUtilization();
+    const saturated = performance.eventLoopUtilization(current, last).utilization > SATURATED_UTILIZATION;
+    last = current;
+    return saturated;
+  };
 }
