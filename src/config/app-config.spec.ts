@@ -28,6 +28,7 @@ describe('loadConfig', () => {
     expect(config.runMigrations).toBe(true);
     expect(config.trustProxy).toBe(false);
     expect(config.metricsEnabled).toBe(true);
+    expect(config.museum).toEqual({ timeZone: 'UTC', generalAdmissionPrice: 25 });
     expect(config.shutdownGraceSeconds).toBe(10);
     expect(config.auth.hashConcurrency).toBe(2);
     expect(config.auth.failureAddressLimit).toBeGreaterThan(config.auth.failureLimit);
@@ -219,5 +220,22 @@ describe('loadConfig', () => {
       type: 'sqlite',
       path: '/var/lib/museum/events.sqlite',
     });
+  });
+
+  it('reads the museum time zone in its canonical spelling and refuses an unknown one', () => {
+    expect(loadConfig({ MUSEUM_TIME_ZONE: 'Europe/Paris' }).museum.timeZone).toBe('Europe/Paris');
+    expect(loadConfig({ MUSEUM_TIME_ZONE: 'europe/paris' }).museum.timeZone).toBe('Europe/Paris');
+    const error = configErrorOf({ MUSEUM_TIME_ZONE: 'Mars/Olympus_Mons' });
+    expect(error.variable).toBe('MUSEUM_TIME_ZONE');
+    expect(error.message).toContain('IANA time zone');
+    expect(configErrorOf({ MUSEUM_TIME_ZONE: '+02:00' }).variable).toBe('MUSEUM_TIME_ZONE');
+  });
+
+  it('reads GENERAL_ADMISSION_PRICE as a price with at most two decimals', () => {
+    expect(loadConfig({ GENERAL_ADMISSION_PRICE: '12.50' }).museum.generalAdmissionPrice).toBe(12.5);
+    expect(loadConfig({ GENERAL_ADMISSION_PRICE: '0' }).museum.generalAdmissionPrice).toBe(0);
+    for (const bad of ['-1', '1.234', 'free', '1e3']) {
+      expect(configErrorOf({ GENERAL_ADMISSION_PRICE: bad }).variable).toBe('GENERAL_ADMISSION_PRICE');
+    }
   });
 });

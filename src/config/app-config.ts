@@ -62,6 +62,13 @@ export interface WebhooksConfig {
   readonly retryPeriodMs: number;
 }
 
+export interface MuseumConfig {
+  /** The museum's IANA time zone: what "today" is, for opening hours, ticket dates and check-in. */
+  readonly timeZone: string;
+  /** What a general-admission ticket costs (the Museum API's price units, as an event's price). */
+  readonly generalAdmissionPrice: number;
+}
+
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
@@ -84,6 +91,7 @@ export interface AppConfig {
   readonly shutdownGraceSeconds: number;
   readonly idempotency: IdempotencyConfig;
   readonly webhooks: WebhooksConfig;
+  readonly museum: MuseumConfig;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -141,6 +149,10 @@ export function loadConfig(env: Env): AppConfig {
       allowedHosts: webhookHosts(env, 'WEBHOOK_ALLOWED_HOSTS'),
       retryPeriodMs: integer(env, 'WEBHOOK_RETRY_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
     },
+    museum: {
+      timeZone: timeZone(env, 'MUSEUM_TIME_ZONE', 'UTC'),
+      generalAdmissionPrice: price(env, 'GENERAL_ADMISSION_PRICE', 25),
+    },
   };
 }
 
@@ -187,6 +199,30 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}`);
   return value;
+}
+
+/** An IANA time zone name that this Node knows (`Europe/Paris`, `UTC`), in its canonical spelling. */
+function timeZone(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  // Intl also takes a bare offset (+02:00), which keeps no daylight saving time: names only.
+  try {
+    if (!/^[A-Za-z]/.test(raw)) throw new RangeError('not a name');
+    return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(
+      name,
+      `must be an IANA time zone name such as Europe/Paris or UTC, not ${JSON.stringify(raw)}`,
+    );
+  }
+}
+
+/** A price: a number from 0 with at most two decimals. */
+function price(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(raw)) throw new ConfigError(name, 'must be a price such as 25 or 12.50');
+  return Number(raw);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

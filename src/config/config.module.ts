@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
 import type { AppConfig } from './app-config.js';
+import { MuseumClock } from './museum-clock.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -12,8 +13,11 @@ export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [{ provide: APP_CONFIG, useValue: config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: MuseumClock, useValue: new MuseumClock(config.museum.timeZone) },
+      ],
+      exports: [APP_CONFIG, MuseumClock],
     };
   }
 }

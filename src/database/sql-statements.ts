@@ -1,7 +1,17 @@
 import type Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
+import { isRolledBack } from './database-errors.js';
 import { sqliteConnectionOf } from './driver-handles.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
+
+/** One statement with `?` placeholders. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** Attempts of a guarded transaction that deadlocks or loses a Galera certification conflict. */
+const GUARDED_ATTEMPTS = 20;
 
 /**
  * Plain SQL with `?` placeholders for a module's own tables, the same text on SQLite and MySQL:
@@ -59,6 +69,47 @@ export class SqlStatements {
     return SqliteGroupCommit.of(db).write(() =>
       prepared.map(({ statement, parameters }) => statement.run(...parameters).changes),
     );
+  }
+
+  /**
+   * Runs `guard` and, only when it changed a row, `then`, in one transaction: the database decides
+   * (a conditional UPDATE such as "one more ticket while fewer than the capacity are sold"), and
+   * what follows from its decision is kept with it or not at all. Resolves with null when the
+   * guard changed nothing (nothing else ran), else with the rows each of `then` changed. A
+   * transaction rolled back by a deadlock, or on Galera by a certification conflict with a write
+   * committed first on another node, is run again, up to `attempts` times in all.
+   */
+  async transactionIf(
+    guard: SqlStatement,
+    then: readonly SqlStatement[],
+    attempts = GUARDED_ATTEMPTS,
+  ): Promise<number[] | null> {
+    const db = sqliteConnectionOf(this.dataSource);
+    if (db !== undefined) {
+      const guardStatement = this.statement(db, guard.sql);
+      const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
+      return SqliteGroupCommit.of(db).write(() => {
+        if (guardStatement.run(...guard.parameters).changes === 0) return null;
+        return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
+      });
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dataSource.transaction(async (manager) => {
+          const guarded = (await manager.query(guard.sql, [...guard.parameters])) as { affectedRows?: number };
+          if ((guarded.affectedRows ?? 0) === 0) return null;
+          const changed: number[] = [];
+          for (const { sql, parameters } of then) {
+            const result = (await manager.query(sql, [...parameters])) as { affectedRows?: number };
+            changed.push(result.affectedRows ?? 0);
+          }
+          return changed;
+        });
+      } catch (error) {
+        if (!isRolledBack(error) || attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      }
+    }
   }
 
   private statement(db: Database.Database, sql: string): Database.Statement {

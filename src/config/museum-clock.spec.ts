@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MuseumClock } from './museum-clock.js';
+
+describe('MuseumClock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gives the museum's date, not UTC's, on either side of midnight", () => {
+    // 2026-03-01T23:30Z is already March 2nd in Tokyo (UTC+9) and still March 1st in New York.
+    const instant = Date.parse('2026-03-01T23:30:00Z');
+    expect(new MuseumClock('UTC').dateOf(instant)).toBe('2026-03-01');
+    expect(new MuseumClock('Asia/Tokyo').dateOf(instant)).toBe('2026-03-02');
+    expect(new MuseumClock('America/New_York').dateOf(Date.parse('2026-03-02T04:59:59Z'))).toBe('2026-03-01');
+    expect(new MuseumClock('America/New_York').dateOf(Date.parse('2026-03-02T05:00:00Z'))).toBe('2026-03-02');
+  });
+
+  it('follows daylight saving time', () => {
+    // Paris is UTC+2 in summer: 22:30Z on 2026-07-14 is 00:30 on the 15th there.
+    expect(new MuseumClock('Europe/Paris').dateOf(Date.parse('2026-07-14T22:30:00Z'))).toBe('2026-07-15');
+    // and UTC+1 in winter: 22:30Z on 2026-01-14 is 23:30 on the 14th.
+    expect(new MuseumClock('Europe/Paris').dateOf(Date.parse('2026-01-14T22:30:00Z'))).toBe('2026-01-14');
+  });
+
+  it('reads today from Date.now(), so a fake clock moves it', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-12-31T23:59:59Z'));
+    expect(new MuseumClock('UTC').today()).toBe('2031-12-31');
+    expect(new MuseumClock('Pacific/Kiritimati').today()).toBe('2032-01-01');
+  });
+});
