@@ -10,6 +10,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
+import { TicketsModule } from './tickets/tickets.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
@@ -31,6 +32,7 @@ export class AppModule {
         SpecialEventsModule,
         CalendarModule,
         WebhooksModule,
+        TicketsModule,
         HealthModule,
         ...modules,
       ],

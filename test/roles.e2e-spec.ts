@@ -4,32 +4,37 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
+import { MuseumClock } from '../src/config/museum-clock.js';
 import { User } from '../src/auth/user.entity.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
+import { seedTicket } from './helpers/tickets.js';
 
 /* oxlint-disable vitest/expect-expect -- the route cases assert through the expect* helpers */
 
 /**
- * Roles (issue 19): a viewer lists and reads, an editor does everything on special events, an
- * admin also manages calendar feed tokens. Every route the app has registered is tried
- * anonymously, as a viewer and as an editor, from a table keyed by the registered routes
+ * Roles (issues 19 and 28): a viewer lists and reads, box office also sells tickets and checks
+ * them in (but changes no event), an editor does everything on special events, an admin also
+ * manages calendar feed tokens and webhooks. Every route the app has registered is tried
+ * anonymously and as each role, from a table keyed by the registered routes
  * themselves: a new route without a row here fails the test, so no route ships without a decision
  * about who may call it.
  */
 
 const VIEWER = { user: 'kiosk', password: 'kiosk-password-1234' };
 const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
+const BOX_OFFICE = { user: 'door', password: 'door-password-12345' };
 const EDITOR = { user: 'curator', password: 'curator-password-1234' };
 const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
 
 /** The bootstrap user (TEST_USER, from ADMIN_USERNAME) is the admin. */
-type Caller = 'anonymous' | 'viewer' | 'editor' | 'admin';
-const CALLERS = ['anonymous', 'viewer', 'editor', 'admin'] as const;
+type Caller = 'anonymous' | 'viewer' | 'box-office' | 'editor' | 'admin';
+const CALLERS = ['anonymous', 'viewer', 'box-office', 'editor', 'admin'] as const;
 const AUTHORIZATION: Record<Caller, string | undefined> = {
   anonymous: undefined,
   viewer: VIEWER_AUTH,
+  'box-office': basicHeader(BOX_OFFICE.user, BOX_OFFICE.password),
   editor: basicHeader(EDITOR.user, EDITOR.password),
   admin: AUTH,
 };
@@ -96,7 +101,7 @@ function authenticated(
   };
 }
 
-const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewer'): void => {
+const forbidden = (res: Response, path: string, needed = 'editor', held: string = 'viewer'): void => {
   const problem = expectProblem(res, 403, path);
   expect(problem.detail).toBe(`This operation needs the ${needed} role; your role is ${held}.`);
 };
@@ -104,6 +109,7 @@ const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewe
 /** The same answer for every authenticated caller. */
 const everyRole = (answer: (res: Response, path: string) => void) => ({
   viewer: answer,
+  'box-office': answer,
   editor: answer,
   admin: answer,
 });
@@ -111,6 +117,7 @@ const everyRole = (answer: (res: Response, path: string) => void) => ({
 /** Only an admin gets `success`; a viewer and an editor are told the admin role is needed. */
 const adminOnly = (success: (res: Response, path: string) => void) => ({
   viewer: (res: Response, path: string) => forbidden(res, path, 'admin', 'viewer'),
+  'box-office': (res: Response, path: string) => forbidden(res, path, 'admin', 'box-office'),
   editor: (res: Response, path: string) => forbidden(res, path, 'admin', 'editor'),
   admin: success,
 });
@@ -129,6 +136,18 @@ async function webhookExists(t: TestApp, webhookId: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+async function ticketStatus(t: TestApp, ticketId: string): Promise<string> {
+  const rows = (await t.app.get(DataSource).query('SELECT status FROM tickets WHERE ticket_id = ?', [ticketId])) as {
+    status: string;
+  }[];
+  return rows[0].status;
+}
+
+/** A 200 with a PNG (no text body to show, unlike expectStatus). */
+function expectPng(res: Response): void {
+  expect({ status: res.status, type: res.headers['content-type'] }).toEqual({ status: 200, type: 'image/png' });
+}
+
 /** Anyone, with or without credentials, gets `status`. */
 function open(method: string, path: string, status: number): RouteCase {
   return {
@@ -145,7 +164,7 @@ const ROUTES: Record<string, RouteCase> = {
       const event = validEvent();
       const res = await send(t, 'POST', '/special-events', caller).send(event);
       if (caller === 'anonymous') expectUnauthorized(res, '/special-events');
-      if (caller === 'viewer') forbidden(res, '/special-events');
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, '/special-events', 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 201);
       expect(await eventExists(t, event.eventId as string)).toBe(atLeast(caller, 'editor'));
     },
@@ -155,7 +174,8 @@ const ROUTES: Record<string, RouteCase> = {
       const eventId = await createEvent(t);
       const res = await send(t, 'DELETE', `/special-events/${eventId}`, caller);
       if (caller === 'anonymous') expectUnauthorized(res, `/special-events/${eventId}`);
-      if (caller === 'viewer') forbidden(res, `/special-events/${eventId}`);
+      if (caller === 'viewer' || caller === 'box-office')
+        forbidden(res, `/special-events/${eventId}`, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 204);
       expect(await eventExists(t, eventId)).toBe(!atLeast(caller, 'editor'));
     },
@@ -176,7 +196,7 @@ const ROUTES: Record<string, RouteCase> = {
       const path = `/special-events/${eventId}`;
       const res = await send(t, 'PATCH', path, caller).send({ name: `Patched by ${caller}` });
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, path, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 200);
       const rows = (await t.app
         .get(DataSource)
@@ -275,7 +295,7 @@ const ROUTES: Record<string, RouteCase> = {
       const before = await tokenCount(t);
       const res = await send(t, 'POST', '/calendar-tokens', caller).send({ description: `by ${caller}` });
       if (caller === 'anonymous') expectUnauthorized(res, '/calendar-tokens');
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, '/calendar-tokens', 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, '/calendar-tokens', 'admin', caller);
       if (caller === 'admin') expectStatus(res, 201);
       expect(await tokenCount(t)).toBe(before + (caller === 'admin' ? 1 : 0));
     },
@@ -284,7 +304,7 @@ const ROUTES: Record<string, RouteCase> = {
     async check(t, caller) {
       const res = await send(t, 'GET', '/calendar-tokens', caller);
       if (caller === 'anonymous') expectUnauthorized(res, '/calendar-tokens');
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, '/calendar-tokens', 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, '/calendar-tokens', 'admin', caller);
       if (caller === 'admin') expectStatus(res, 200);
     },
   },
@@ -294,7 +314,7 @@ const ROUTES: Record<string, RouteCase> = {
       const path = `/calendar-tokens/${tokenId}`;
       const res = await send(t, 'DELETE', path, caller);
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, path, 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, path, 'admin', caller);
       if (caller === 'admin') expectStatus(res, 204);
       expect(await tokenExists(t, tokenId)).toBe(caller !== 'admin');
     },
@@ -328,6 +348,68 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'ALL /calendar/:token.ics': open('PUT', '/calendar/anything.ics', 405),
   'ALL /calendar/*rest': open('GET', '/calendar/anything/more', 404),
+  // Tickets (issue 28): everyone reads them; box office and above check them in.
+  'GET /tickets/:ticketId': authenticated(
+    everyRole((res) => expectStatus(res, 200)),
+    'GET',
+    async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}`,
+  ),
+  'GET /tickets/:ticketId/qr': authenticated(
+    everyRole((res) => expectPng(res)),
+    'GET',
+    async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}/qr`,
+  ),
+  'POST /tickets/:ticketId/check-in': {
+    async check(t, caller) {
+      const { ticketId } = await seedTicket(t, { ticketDate: t.app.get(MuseumClock).today() });
+      const path = `/tickets/${ticketId}/check-in`;
+      const res = await send(t, 'POST', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path, 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
+    },
+  },
+  'POST /check-ins': {
+    async check(t, caller) {
+      const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: t.app.get(MuseumClock).today() });
+      const res = await send(t, 'POST', '/check-ins', caller).send({ code: confirmationCode });
+      if (caller === 'anonymous') expectUnauthorized(res, '/check-ins');
+      if (caller === 'viewer') forbidden(res, '/check-ins', 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
+    },
+  },
+  'ALL /tickets/:ticketId': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'DELETE',
+    () => `/tickets/${randomUUID()}`,
+  ),
+  'ALL /tickets/:ticketId/qr': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'POST',
+    () => `/tickets/${randomUUID()}/qr`,
+  ),
+  'ALL /tickets/:ticketId/check-in': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/check-in`,
+  ),
+  'ALL /tickets/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/more/deeper`,
+  ),
+  'ALL /check-ins': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => '/check-ins',
+  ),
+  'ALL /check-ins/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => '/check-ins/more',
+  ),
   'GET /health/live': open('GET', '/health/live', 200),
   'GET /health/ready': open('GET', '/health/ready', 200),
   'GET /metrics': open('GET', '/metrics', 200),
@@ -362,6 +444,7 @@ describe('roles: every registered route, tried by each kind of caller', () => {
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');
+    await t.app.get(UsersService).add(BOX_OFFICE.user, BOX_OFFICE.password, 'box-office');
     await t.app.get(UsersService).add(EDITOR.user, EDITOR.password, 'editor');
   }, 60_000);
 

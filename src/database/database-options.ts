@@ -22,6 +22,8 @@ import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/17643
 import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
 import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
+import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
+import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -45,6 +47,7 @@ export const MIGRATIONS = {
     SqliteCredentialsEpoch,
     SqliteCalendar,
     SqliteWebhooks,
+    SqliteTickets,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -56,6 +59,7 @@ export const MIGRATIONS = {
     MysqlCredentialsEpoch,
     MysqlCalendar,
     MysqlWebhooks,
+    MysqlTickets,
   ],
 } as const;
 
