@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/app-config.js';
 import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
 import type { SqlStatement } from '../src/database/sql-statements.js';
@@ -10,6 +10,7 @@ import { SpecialEventsService, type TicketReservation } from '../src/special-eve
 import { type Body, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
+import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
 /**
  * Special events' capacity and the seat reservation the tickets module builds on (issue 28), over
@@ -18,7 +19,7 @@ import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
  * for every seat taken.
  */
 
-const t = useTestApp();
+const t = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
 const MERGE_PATCH = 'application/merge-patch+json';
 const DATE = '2031-05-01';
 
@@ -277,6 +278,49 @@ describe('the ETag of an event with a capacity', () => {
     const updated = await patch(id, { price: 2 }).set('If-Match', first.headers.etag as string);
     expectStatus(updated, 200);
     expect(updated.body).toEqual({ ...event, price: 2 });
+  });
+});
+
+describe('publishNewEvent webhooks', () => {
+  const receiver = new WebhookReceiver();
+  let webhookId: string;
+
+  beforeAll(async () => {
+    const url = await receiver.start();
+    const res = await request(t.baseUrl)
+      .post('/webhooks')
+      .set('Authorization', AUTH)
+      .send({ url: `${url}/capacity` });
+    expectStatus(res, 201);
+    webhookId = (res.body as Body).webhookId as string;
+  });
+  afterAll(async () => {
+    await request(t.baseUrl).delete(`/webhooks/${webhookId}`).set('Authorization', AUTH);
+    await receiver.stop();
+  });
+
+  it('send an update exactly as GET returns it, ticketsAvailable included, and nothing for a sale alone', async () => {
+    const event = await create({ capacity: 10 });
+    const id = event.eventId as string;
+    for (let i = 0; i < 2; i++) await expect(reserve(id)).resolves.toMatchObject({ outcome: 'reserved' });
+    expectStatus(await patch(id, { price: 4 }), 200);
+    const afterFirst = (await get(id)).body as Body;
+    // A sale, then another update: deliveries of one event arrive in order, so a delivery for the
+    // sale would come before the second update's.
+    await expect(reserve(id)).resolves.toMatchObject({ outcome: 'reserved' });
+    expectStatus(await patch(id, { price: 5 }), 200);
+    const afterSecond = (await get(id)).body as Body;
+    const ofEvent = () =>
+      receiver.acknowledged().filter((delivery) => (JSON.parse(delivery.body) as Body).eventId === id);
+    await receiver.waitFor(() => ofEvent().length >= 3);
+    expect(
+      ofEvent().map((delivery) => ({ type: delivery.headers['museum-event-type'], body: JSON.parse(delivery.body) })),
+    ).toEqual([
+      { type: 'special-event.created', body: event },
+      { type: 'special-event.updated', body: afterFirst },
+      { type: 'special-event.updated', body: afterSecond },
+    ]);
+    expect([afterFirst.ticketsAvailable, afterSecond.ticketsAvailable]).toEqual([8, 7]);
   });
 });
 
