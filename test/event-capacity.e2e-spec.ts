@@ -269,6 +269,21 @@ describe('the ETag of an event with a capacity', () => {
     expect((await get(id)).headers.etag).toBe(updated.headers.etag);
   });
 
+  it('still lets the database decide concurrent updates with one tag: exactly one succeeds', async () => {
+    const event = await create({ capacity: 10 });
+    const id = event.eventId as string;
+    await reserve(id);
+    const tag = (await get(id)).headers.etag as string;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => patch(id, { capacity: 20 + i }).set('If-Match', tag)),
+    );
+    const statuses = answers.map((res) => res.status).sort((a, b) => a - b);
+    expect(statuses).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
+    const winner = answers.find((res) => res.status === 200) as Response;
+    expect((await get(id)).body).toEqual(winner.body);
+    expect(winner.body).toMatchObject({ ticketsAvailable: ((winner.body as Body).capacity as number) - 1 });
+  });
+
   it('stays for an event without a capacity, whose representation a sale does not change', async () => {
     const event = await create();
     const id = event.eventId as string;
