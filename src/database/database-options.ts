@@ -22,6 +22,8 @@ import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/17643
 import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
 import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
+import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
+import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -45,6 +47,7 @@ export const MIGRATIONS = {
     SqliteCredentialsEpoch,
     SqliteCalendar,
     SqliteWebhooks,
+    SqliteEventCapacity,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -56,6 +59,7 @@ export const MIGRATIONS = {
     MysqlCredentialsEpoch,
     MysqlCalendar,
     MysqlWebhooks,
+    MysqlEventCapacity,
   ],
 } as const;
 
