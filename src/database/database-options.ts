@@ -22,6 +22,8 @@ import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/17643
 import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
 import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
+import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
+import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
 import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 
@@ -47,6 +49,7 @@ export const MIGRATIONS = {
     SqliteCredentialsEpoch,
     SqliteCalendar,
     SqliteWebhooks,
+    SqliteEventCapacity,
     SqliteTickets,
   ],
   mysql: [
@@ -59,6 +62,7 @@ export const MIGRATIONS = {
     MysqlCredentialsEpoch,
     MysqlCalendar,
     MysqlWebhooks,
+    MysqlEventCapacity,
     MysqlTickets,
   ],
 } as const;
