@@ -80,6 +80,7 @@ export class MuseumHoursController {
   }
 
   @Put('weekly')
+  @RequiresRole('editor')
   @ApiOperation({
     operationId: 'setWeeklyMuseumHours',
     summary: 'Set the regular week',
@@ -106,6 +107,7 @@ export class MuseumHoursController {
   }
 
   @Put(':date')
+  @RequiresRole('editor')
   @ApiOperation({
     operationId: 'setMuseumHoursException',
     summary: 'Set the hours of one date',
@@ -128,6 +130,7 @@ export class MuseumHoursController {
   }
 
   @Delete(':date')
+  @RequiresRole('editor')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'deleteMuseumHoursException',

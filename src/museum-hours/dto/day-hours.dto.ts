@@ -1,10 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TIME_PATTERN } from '../museum-days.js';
 
 /** The most general-admission tickets a day may have: far beyond any museum, inside an INT. */
 export const CAPACITY_MAX = 1_000_000;
 
 const TIME_EXAMPLE = 'e.g. 09:30';
+
+/** TIME_PATTERN as the OpenAPI document writes it. */
+export const TIME_SCHEMA_PATTERN = '^([01]\\d|2[0-3]):([0-5]\\d)$';
 
 /** Why `value` is not an `HH:mm` time, or null. */
 export function timeProblem(value: unknown): string | null {
@@ -46,30 +48,9 @@ export function dayHoursProblems(value: unknown): string[] {
   return problems;
 }
 
-/** A day's opening hours (documentation of the weekly schedule's entries). */
-export class DayHoursDto {
-  @ApiProperty({
-    type: String,
-    pattern: '^([01]\\d|2[0-3]):([0-5]\\d)$',
-    description: 'Time the museum opens, 24-hour `HH:mm`.',
-    example: '09:00',
-  })
+/** A day's opening hours as the weekly body and answer write them: `capacity` absent for no limit. */
+export interface DayHoursDto {
   timeOpen: string;
-
-  @ApiProperty({
-    type: String,
-    pattern: '^([01]\\d|2[0-3]):([0-5]\\d)$',
-    description: 'Time the museum closes, 24-hour `HH:mm`, after timeOpen: a day does not run past midnight.',
-    example: '18:00',
-  })
   timeClose: string;
-
-  @ApiPropertyOptional({
-    type: Number,
-    minimum: 1,
-    maximum: CAPACITY_MAX,
-    description: 'General-admission tickets for the day; absent: no limit.',
-    example: 500,
-  })
   capacity?: number;
 }
