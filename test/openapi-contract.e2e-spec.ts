@@ -1679,10 +1679,10 @@ describeApp(
           required: false,
           schema: { type: 'string', format: 'date' },
         });
-        expect(parameters['query page']).toMatchObject({ required: false, schema: { type: 'number', default: 1 } });
+        expect(parameters['query page']).toMatchObject({ required: false, schema: { type: 'integer', default: 1 } });
         expect(parameters['query limit']).toMatchObject({
           required: false,
-          schema: { minimum: 1, maximum: 30, default: 10 },
+          schema: { type: 'integer', minimum: 1, maximum: 30, default: 10 },
         });
         const validate = schemaValidator(doc);
         const schema = doc.paths[HOURS].get.responses['200'].content?.[JSON_TYPE].schema as Json;

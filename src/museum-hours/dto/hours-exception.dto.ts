@@ -46,7 +46,7 @@ export class HoursExceptionDto {
   timeClose?: string;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     minimum: 1,
     maximum: CAPACITY_MAX,
     description: 'General-admission tickets for that date; absent: no limit. Not with `closed`.',
@@ -105,6 +105,10 @@ export class HoursExceptionResponse {
   @ApiPropertyOptional({ type: String, example: '14:00', description: 'Absent when closed.' })
   timeClose?: string;
 
-  @ApiPropertyOptional({ type: Number, example: 200, description: 'Absent: no limit (and when closed).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 200,
+    description: 'Absent: no limit (and when closed).',
+  })
   capacity?: number;
 }

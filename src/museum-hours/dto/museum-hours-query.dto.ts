@@ -38,7 +38,7 @@ export class MuseumHoursQuery {
   startDate?: string;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     minimum: 1,
     default: 1,
     description: 'Page number to retrieve. A page past the open days of the 366 looked at is empty.',
@@ -50,7 +50,7 @@ export class MuseumHoursQuery {
   page?: number;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     minimum: HOURS_LIMIT.min,
     maximum: HOURS_LIMIT.max,
     default: HOURS_LIMIT.default,
@@ -90,7 +90,7 @@ export class MuseumDailyHoursResponse {
   timeClose: string;
 
   @ApiPropertyOptional({
-    type: Number,
+    type: 'integer',
     minimum: 0,
     description:
       'Additive: on a day with a general-admission capacity, the tickets left (never below 0). Absent: no limit.',
