@@ -467,6 +467,51 @@ describe('admitGeneral (MuseumHoursService)', () => {
   }, 60_000);
 });
 
+describe('through the shared pipeline', () => {
+  it('counts each route in /metrics and logs each request with its route, and logs the changes of hours', async () => {
+    const metric = async (method: string, route: string, status: number): Promise<number> => {
+      const text = (await request(t.baseUrl).get('/metrics')).text;
+      const line = text
+        .split('\n')
+        .find(
+          (candidate) =>
+            candidate.startsWith('http_requests_total{') &&
+            candidate.includes(`method="${method}"`) &&
+            candidate.includes(`route="${route}"`) &&
+            candidate.includes(`status="${status}"`),
+        );
+      return line === undefined ? 0 : Number(line.split(' ').at(-1));
+    };
+    const before = await Promise.all([
+      metric('GET', '/museum-hours', 200),
+      metric('PUT', '/museum-hours/weekly', 200),
+      metric('PUT', '/museum-hours/:date', 200),
+      metric('DELETE', '/museum-hours/:date', 204),
+    ]);
+    await listed('?startDate=2090-11-01');
+    await setWeek(WORKING_WEEK);
+    await setException('2090-11-07', { closed: true });
+    expectStatus(await request(t.baseUrl).delete(`${HOURS}/2090-11-07`).set('Authorization', EDITOR_AUTH), 204);
+    const after = await Promise.all([
+      metric('GET', '/museum-hours', 200),
+      metric('PUT', '/museum-hours/weekly', 200),
+      metric('PUT', '/museum-hours/:date', 200),
+      metric('DELETE', '/museum-hours/:date', 204),
+    ]);
+    expect(after.map((value, index) => value - (before[index] as number))).toEqual([1, 1, 1, 1]);
+    expect(t.logs).toContainEqual(
+      expect.objectContaining({ method: 'DELETE', route: '/museum-hours/:date', status: 204 }),
+    );
+    expect(t.logs).toContainEqual(
+      expect.objectContaining({ msg: 'Museum hours exception set', date: '2090-11-07', closed: true }),
+    );
+    expect(t.logs).toContainEqual(
+      expect.objectContaining({ msg: 'Museum hours exception removed', date: '2090-11-07' }),
+    );
+    expect(t.logs).toContainEqual(expect.objectContaining({ msg: 'Museum week set', openDays: 5 }));
+  });
+});
+
 describe('the migration', () => {
   it('upgrades a database of the previous release in place, and can be reverted', async () => {
     const database = await createTestDatabase(TEST_DATABASE);
