@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Update special event
-         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412); the database decides between concurrent updates.
+         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing.
          */
         patch: operations["updateSpecialEvent"];
         trace?: never;
@@ -390,6 +390,16 @@ export interface components {
              * @example 0
              */
             price: number;
+            /**
+             * @description Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).
+             * @example 120
+             */
+            capacity?: number;
+            /**
+             * @description Only for an event with a capacity: the tickets still for sale (capacity − tickets sold, never below 0). A sale changes it and the ETag, not the version; it is not announced by a webhook.
+             * @example 37
+             */
+            ticketsAvailable?: number;
         };
         CreateSpecialEventDto: {
             /**
@@ -427,6 +437,11 @@ export interface components {
              * @example 0
              */
             price: number;
+            /**
+             * @description Tickets the event may sell in all, over all its dates (an addition to the Museum API). Absent or null: no limit.
+             * @example 120
+             */
+            capacity?: number | null;
         };
         UpdateSpecialEventDto: {
             /**
@@ -464,6 +479,11 @@ export interface components {
              * @example 0
              */
             price?: number;
+            /**
+             * @description Tickets the event may sell in all (an addition to the Museum API); null removes the limit. Below the tickets already sold: 409, nothing changed.
+             * @example 120
+             */
+            capacity?: number | null;
         };
         CreateCalendarTokenDto: {
             /**
@@ -962,7 +982,7 @@ export interface operations {
                 headers: {
                     /** @description Path of the new event: /special-events/{eventId} */
                     Location: string;
-                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    /** @description Strong entity tag of the event as stored; it changes on every update and, for an event with a capacity, on every ticket sold (its ticketsAvailable). Send it back in If-Match. */
                     ETag: string;
                     /** @description Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -1188,7 +1208,7 @@ export interface operations {
             /** @description The event as stored. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    /** @description Strong entity tag of the event as stored; it changes on every update and, for an event with a capacity, on every ticket sold (its ticketsAvailable). Send it back in If-Match. */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1199,7 +1219,7 @@ export interface operations {
             /** @description Not modified: the If-None-Match tag is current. No body. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    /** @description Strong entity tag of the event as stored; it changes on every update and, for an event with a capacity, on every ticket sold (its ticketsAvailable). Send it back in If-Match. */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1514,7 +1534,7 @@ export interface operations {
             /** @description Updated; the body is the event as stored, with its new ETag. */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match. */
+                    /** @description Strong entity tag of the event as stored; it changes on every update and, for an event with a capacity, on every ticket sold (its ticketsAvailable). Send it back in If-Match. */
                     ETag: string;
                     /** @description Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -1604,7 +1624,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key. */
+            /**
+             * @description The capacity given is below the tickets already sold; the stored event is unchanged.
+             *
+             *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -105,17 +105,22 @@ describe(`a date-range list over ${EVENTS} events × ${DAYS} dates (${TEST_DATAB
     process.stderr.write(
       `[list-bounds] ${TEST_DATABASE}: ${pages} pages (${shortPages} cut short by the walk bound); page p50 ${p(times, 0.5).toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms; /health/live p50 ${p(probes, 0.5).toFixed(1)} ms, max ${probes.at(-1)?.toFixed(1)} ms over ${probes.length} probes\n`,
     );
-    // Generous for a shared machine (its slowest page was 0.4-0.7 s under CI's load); the
-    // unbounded last page took 3,400-5,100 ms.
-    expect(times.at(-1)).toBeLessThan(2_000);
+    // The pages' times are reported, not asserted (a wall-clock bound failed only on a loaded CI
+    // machine, never on the code): that each page walks a bounded part is shown by the short pages
+    // above. The unbounded last page blocked the event loop for seconds; a liveness probe waiting
+    // for it shows that, under any load.
     expect(p(probes, 0.99)).toBeLessThan(250);
   }, 600_000);
 
   it('a numbered page of the range costs no more than a bounded walk either, and links on from where it stopped', async () => {
     const deep = await page(`/special-events?startDate=${YEAR}-01-02&endDate=${YEAR}-12-31&page=101&limit=100`);
-    expect(deep.ms).toBeLessThan(2_000);
     // Every event's first date in this range is January 2: page 101 (events 10,001 on) is empty.
+    // An unbounded walk would have read all 990,000 rows to find that, and had nowhere to link on
+    // to; the bounded one stops after LIST_WALK_ROWS beyond the skipped rows and links on.
     expect(deep.ids).toEqual([]);
     expect(deep.next).toBeDefined();
+    const resumed = new URL(deep.next ?? '', t.baseUrl);
+    expect(resumed.searchParams.get('cursor')).not.toBeNull();
+    expect(resumed.searchParams.get('page')).toBeNull();
   });
 });

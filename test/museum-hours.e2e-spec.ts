@@ -517,7 +517,7 @@ describe('the migration', () => {
     const database = await createTestDatabase(TEST_DATABASE);
     const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database);
     const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
-    const at = all.findIndex((migration) => migration.name === 'MuseumHours1764400000000');
+    const at = all.findIndex((migration) => migration.name === 'MuseumHours1764400001000');
     expect(at).toBeGreaterThan(0);
     const old = new DataSource({ ...options, migrations: all.slice(0, at), migrationsRun: true });
     try {

@@ -175,9 +175,14 @@ describe('GET /openapi.json', () => {
     const content = created.content as Record<string, Body>;
     expect(Object.keys(content)).toEqual(['application/json']);
     const event = deref(content['application/json'].schema as Body);
+    // capacity and ticketsAvailable (issue 28): optional, only for an event with a capacity.
     expect(Object.keys(properties(event)).sort()).toEqual(
+      ['capacity', 'dates', 'eventDescription', 'eventId', 'location', 'name', 'price', 'ticketsAvailable'].sort(),
+    );
+    expect([...(event.required as string[])].sort()).toEqual(
       ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort(),
     );
+    expect(properties(event).ticketsAvailable).toMatchObject({ type: 'integer', minimum: 0 });
     expect(properties(event).eventId).toMatchObject({ type: 'string', format: 'uuid' });
     expect(properties(event).price).toMatchObject({ type: 'number' });
     expect(properties(event).dates).toMatchObject({ type: 'array', items: { type: 'string' } });
@@ -240,7 +245,10 @@ describe('GET /openapi.json', () => {
       ['dates', 'eventDescription', 'location', 'name', 'price'].sort(),
     );
     const p = properties(dto);
-    expect(Object.keys(p).sort()).toEqual(['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort());
+    expect(Object.keys(p).sort()).toEqual(
+      ['capacity', 'dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort(),
+    );
+    expect(p.capacity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000_000, nullable: true });
     expect(p.eventId).toMatchObject({ type: 'string', format: 'uuid', nullable: true });
     expect(p.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
     expect(p.location).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
@@ -269,7 +277,8 @@ describe('GET /openapi.json', () => {
       expectStatus(res, 201);
       const eventId = (res.body as Body).eventId as string;
       expect(res.headers.location).toBe(`/special-events/${eventId}`);
-      expect(res.body).toStrictEqual({ ...example, eventId });
+      // With the example's capacity, all of it still available.
+      expect(res.body).toStrictEqual({ ...example, eventId, ticketsAvailable: example.capacity });
       ids.push(eventId);
     }
     expect(new Set(ids).size).toBe(2);

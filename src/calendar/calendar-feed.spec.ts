@@ -10,6 +10,8 @@ const event = (eventId: string, dates: string[], name = `Event ${eventId}`): Spe
   price: 5,
   version: 1,
   sortDate: dates[0] ?? '~',
+  capacity: null,
+  ticketsSold: 0,
 });
 
 /** Pages of `size` events from `events`, the cursor being the index of the next page's first. */

@@ -143,6 +143,8 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'price', type: 'double', notnull: 1, pk: 0 },
       { name: 'version', type: 'bigint', notnull: 1, pk: 0 },
       { name: 'sort_date', type: 'varchar(10)', notnull: 1, pk: 0 },
+      { name: 'capacity', type: 'INTEGER', notnull: 0, pk: 0 },
+      { name: 'tickets_sold', type: 'INTEGER', notnull: 1, pk: 0 },
     ]);
   });
 

@@ -22,8 +22,10 @@ import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/17643
 import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
 import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
-import { MuseumHours1764400000000 as MysqlMuseumHours } from './migrations/mysql/1764400000000-museum-hours.js';
-import { MuseumHours1764400000000 as SqliteMuseumHours } from './migrations/sqlite/1764400000000-museum-hours.js';
+import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
+import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
+import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
+import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -47,6 +49,7 @@ export const MIGRATIONS = {
     SqliteCredentialsEpoch,
     SqliteCalendar,
     SqliteWebhooks,
+    SqliteEventCapacity,
     SqliteMuseumHours,
   ],
   mysql: [
@@ -59,6 +62,7 @@ export const MIGRATIONS = {
     MysqlCredentialsEpoch,
     MysqlCalendar,
     MysqlWebhooks,
+    MysqlEventCapacity,
     MysqlMuseumHours,
   ],
 } as const;

@@ -1,9 +1,15 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsFiniteNumberInRange, IsRfc9562Uuid, IsStringList, IsVisibleText } from '../common/validation/validators.js';
+import {
+  IsFiniteNumberInRange,
+  IsRfc9562Uuid,
+  IsStringList,
+  IsVisibleText,
+  rule,
+} from '../common/validation/validators.js';
 import { EVENT_EXAMPLE, EVENT_RULES as R } from './special-event.rules.js';
 
-type Field = 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price';
+type Field = 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price' | 'capacity';
 
 /**
  * Each field's documented shape, once: the create and update bodies and the response add only
@@ -23,6 +29,7 @@ export const FIELD_SCHEMA = {
     example: EVENT_EXAMPLE.dates,
   },
   price: { type: Number, format: 'double', minimum: R.priceMin, maximum: R.priceMax, example: EVENT_EXAMPLE.price },
+  capacity: { type: 'integer', minimum: R.capacityMin, maximum: R.capacityMax, example: 120 },
 } as const satisfies Record<Field, ApiPropertyOptions>;
 
 /**
@@ -36,6 +43,12 @@ export const FieldRule = {
   eventDescription: (): PropertyDecorator => IsVisibleText(R.descriptionMax),
   dates: (): PropertyDecorator => IsStringList({ maxItems: R.datesMaxItems, itemMin: R.dateMin, itemMax: R.dateMax }),
   price: (): PropertyDecorator => IsFiniteNumberInRange(R.priceMin, R.priceMax),
+  capacity: (): PropertyDecorator =>
+    rule('isCapacity', (value) =>
+      typeof value === 'number' && Number.isInteger(value) && value >= R.capacityMin && value <= R.capacityMax
+        ? null
+        : `must be a whole JSON number from ${R.capacityMin} to ${R.capacityMax}, or null for no limit`,
+    ),
 } as const satisfies Record<Field, () => PropertyDecorator>;
 
 /** An eventId in any letter case is the same id: stored and compared in lowercase. */

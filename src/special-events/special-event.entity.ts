@@ -43,6 +43,18 @@ export class SpecialEvent {
   /** The earliest ISO date of `dates`, or `~` (after every date) without one: the list's order. */
   @Column({ name: 'sort_date', type: 'varchar', length: 10, default: '~' })
   sortDate: string;
+
+  /** The tickets the event may sell in all, over all its dates (EVENT_RULES), or null for no limit. */
+  @Column({ type: 'integer', nullable: true })
+  capacity: number | null;
+
+  /**
+   * The tickets sold, counted for every event (with or without a capacity, so that a capacity set
+   * later is checked against it). Only a reservation changes it (a conditional UPDATE that also
+   * checks the capacity), never an update of the event, and it leaves `version` alone.
+   */
+  @Column({ name: 'tickets_sold', type: 'integer', default: 0 })
+  ticketsSold: number;
 }
 
 /**

@@ -8,6 +8,8 @@ export const EVENT_RULES = {
   dateMax: 64,
   priceMin: 0,
   priceMax: 1_000_000_000,
+  capacityMin: 1,
+  capacityMax: 1_000_000_000,
 } as const;
 
 /** Examples taken from the museum API the seed describes. */

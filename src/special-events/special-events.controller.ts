@@ -40,7 +40,9 @@ const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
 
 const ETAG_HEADER = {
   ETag: {
-    description: 'Strong entity tag of the event as stored; it changes on every update. Send it back in If-Match.',
+    description:
+      'Strong entity tag of the event as stored; it changes on every update and, for an event with a capacity, on ' +
+      'every ticket sold (its ticketsAvailable). Send it back in If-Match.',
     required: true,
     schema: { type: 'string' },
   },
@@ -190,8 +192,9 @@ export class SpecialEventsController {
       'A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field ' +
       'is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every ' +
       "field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a " +
-      '400. With `If-Match`, the update applies only if the tag is current (else 412); the database decides between ' +
-      'concurrent updates.',
+      '400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ' +
+      'ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` ' +
+      'removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing.',
   })
   @ApiConsumes(MERGE_PATCH_MEDIA_TYPE, 'application/json')
   @ApiBody({ type: UpdateSpecialEventDto })
@@ -201,7 +204,23 @@ export class SpecialEventsController {
     type: SpecialEventResponse,
     headers: { ...ETAG_HEADER, ...REPLAYED_HEADER },
   })
-  @ApiProblemResponses(400, 401, 404, 412, 413, 415, 429, 431, 503)
+  @ApiProblemResponses(
+    400,
+    401,
+    404,
+    {
+      status: 409,
+      description: 'The capacity given is below the tickets already sold; the stored event is unchanged.',
+      detail:
+        'capacity 10 is below the 12 tickets already sold for this event; give at least 12, or null for no limit. Nothing was changed.',
+    },
+    412,
+    413,
+    415,
+    429,
+    431,
+    503,
+  )
   @UseGuards(EventIdUnchangedGuard)
   async update(
     @Param() { eventId }: EventIdParams,

@@ -4,7 +4,9 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { SqlStatements } from '../database/sql-statements.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
+import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
@@ -23,6 +25,11 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
       inject: [DataSource, APP_CONFIG, EventWriteParticipants],
       useFactory: (dataSource: DataSource, config: AppConfig, participants: EventWriteParticipants) =>
         createSpecialEventsStore(dataSource, config.databasePool, participants),
+    },
+    {
+      provide: EventSeats,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new EventSeats(new SqlStatements(dataSource)),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { ifMatchSatisfied } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
+import type { SqlStatement } from '../database/sql-statements.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
@@ -10,12 +11,13 @@ import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../database/event-dates.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
+import { EventSeats } from './event-seats.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
 import { type ListPosition, SpecialEventsStore } from './special-events.store.js';
 
 /** The fields a PATCH may change. */
-const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price'] as const;
+const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity'] as const;
 
 /**
  * Attempts of an update without If-Match whose event changed between its read and its
@@ -23,6 +25,19 @@ const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price'] as 
  * lost. Only a storm of concurrent writes to one event exhausts them (503, retry).
  */
 const UPDATE_ATTEMPTS = 10;
+
+/**
+ * Attempts of a reservation whose event was updated between its read and its conditional write
+ * (sales alone never move the version, so only a storm of updates exhausts them: 503, retry).
+ */
+const RESERVE_ATTEMPTS = 10;
+
+/** What reserveTicket did (see there). */
+export type TicketReservation =
+  | { readonly outcome: 'reserved'; readonly event: SpecialEvent }
+  | { readonly outcome: 'no-event' }
+  | { readonly outcome: 'not-a-date'; readonly dates: readonly string[] }
+  | { readonly outcome: 'sold-out'; readonly capacity: number };
 
 /** One page of a list, and the cursor of the next page when there is one. */
 export interface ListPage {
@@ -32,9 +47,13 @@ export interface ListPage {
   readonly nextCursor?: string;
 }
 
-/** The fields a client sees, in the order it sees them (the stored version travels as the ETag). */
+/**
+ * The fields a client sees, in the order it sees them (the stored version travels as the ETag).
+ * `capacity` and `ticketsAvailable` only for an event with a capacity: an event without one looks
+ * exactly as the Museum API's SpecialEvent.
+ */
 export function toResponse(event: SpecialEvent): SpecialEventResponse {
-  return {
+  const response: SpecialEventResponse = {
     eventId: event.eventId,
     name: event.name,
     location: event.location,
@@ -42,11 +61,26 @@ export function toResponse(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+  if (event.capacity !== null) {
+    response.capacity = event.capacity;
+    response.ticketsAvailable = ticketsAvailable(event);
+  }
+  return response;
 }
 
-/** The strong ETag of a stored event's representation. */
+/** What is left of an event's capacity (never below 0), or undefined without a capacity. */
+export function ticketsAvailable(event: SpecialEvent): number | undefined {
+  return event.capacity === null ? undefined : Math.max(0, event.capacity - event.ticketsSold);
+}
+
+/**
+ * The strong ETag of a stored event's representation: its version, and for an event with a
+ * capacity the tickets sold too (its body shows ticketsAvailable, which a sale changes without a
+ * new version), so that no sale leaves a stale 304 behind.
+ */
 export function etagOf(event: SpecialEvent): string {
-  return `"${event.version.toString(36)}"`;
+  const version = event.version.toString(36);
+  return event.capacity === null ? `"${version}"` : `"${version}-${event.ticketsSold.toString(36)}"`;
 }
 
 /**
@@ -57,9 +91,22 @@ function firstVersion(): number {
   return randomInt(1, 2 ** 47);
 }
 
-/** An event with its derived columns (list order key) computed from its fields. */
-export function withDerivedColumns(fields: Omit<SpecialEvent, 'version' | 'sortDate'>, version: number): SpecialEvent {
-  return { ...fields, version, sortDate: sortDateOf(indexedDates(fields.dates)) };
+/**
+ * An event with its derived columns (list order key) computed from its fields; without a capacity
+ * and tickets sold, none and 0 (a new event).
+ */
+export function withDerivedColumns(
+  fields: Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold'> &
+    Partial<Pick<SpecialEvent, 'capacity' | 'ticketsSold'>>,
+  version: number,
+): SpecialEvent {
+  return {
+    ...fields,
+    capacity: fields.capacity ?? null,
+    ticketsSold: fields.ticketsSold ?? 0,
+    version,
+    sortDate: sortDateOf(indexedDates(fields.dates)),
+  };
 }
 
 @Injectable()
@@ -68,6 +115,7 @@ export class SpecialEventsService {
     private readonly store: SpecialEventsStore,
     private readonly writeHealth: WriteHealth,
     private readonly cursorKeys: CursorSigningKeys,
+    private readonly seats: EventSeats,
   ) {}
 
   /**
@@ -83,6 +131,7 @@ export class SpecialEventsService {
         eventDescription: dto.eventDescription,
         dates: dto.dates,
         price: dto.price,
+        capacity: dto.capacity ?? null,
       },
       firstVersion(),
     );
@@ -163,6 +212,11 @@ export class SpecialEventsService {
    * conditional UPDATE on the version read, so the database decides between concurrent updates:
    * with If-Match, one whose tag went stale meanwhile gets 412; without, the patch is applied
    * again to the fresh state. An empty If-Match (an empty list of tags) is taken as absent.
+   *
+   * For an event with a capacity the tag covers the tickets sold too, so a sale since the tag was
+   * issued makes it stale (412), and the UPDATE also requires the tickets sold read: the answer's
+   * ticketsAvailable is exact. A capacity below the tickets sold is refused by the same UPDATE
+   * (409), never by a check in code.
    */
   async update(eventId: string, patch: UpdateSpecialEventDto, ifMatchHeader?: string): Promise<SpecialEvent> {
     const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
@@ -178,8 +232,8 @@ export class SpecialEventsService {
         { field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` },
       ]);
     }
+    let current = await this.get(eventId);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      const current = await this.get(eventId);
       if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) {
         throw new ProblemException(
           412,
@@ -194,10 +248,58 @@ export class SpecialEventsService {
           eventDescription: changes.eventDescription ?? current.eventDescription,
           dates: changes.dates ?? current.dates,
           price: changes.price ?? current.price,
+          // null removes the limit; absent keeps it.
+          capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+          ticketsSold: current.ticketsSold,
         },
         current.version + 1,
       );
       if (await this.writeHealth.track(this.store.update(next, current.version))) return next;
+      // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
+      // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
+      const after = await this.get(eventId);
+      if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
+        throw new ProblemException(
+          409,
+          `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
+            `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
+        );
+      }
+      current = after;
+    }
+    throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+
+  /**
+   * Takes one seat of event `eventId` on `date` (one of its ISO dates) when its capacity (if any)
+   * is not reached, and runs `joined(event)` in the same transaction, only when reserved: `event`
+   * is the event as read for this attempt, so a ticket keeps the price in force at the moment of
+   * purchase. The database decides the capacity and that the event is unchanged since it was read
+   * (a conditional UPDATE on its version); the date is one of the ISO dates of that version. When
+   * the UPDATE changes nothing, a fresh read says why; an update in between is tried again, up to
+   * RESERVE_ATTEMPTS times (then 503, retry). A sale changes neither the version nor announces
+   * anything (no webhook): only ticketsAvailable and, for an event with a capacity, the ETag.
+   */
+  async reserveTicket(
+    eventId: string,
+    date: string,
+    joined: (event: SpecialEvent) => readonly SqlStatement[],
+  ): Promise<TicketReservation> {
+    let event = await this.store.find(eventId);
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      if (!event) return { outcome: 'no-event' };
+      const dates = indexedDates(event.dates);
+      if (!dates.includes(date)) return { outcome: 'not-a-date', dates };
+      if (await this.writeHealth.track(this.seats.take(event, date, joined(event)))) {
+        return { outcome: 'reserved', event };
+      }
+      const after = await this.store.find(eventId);
+      if (after && after.version === event.version && after.capacity !== null) {
+        return { outcome: 'sold-out', capacity: after.capacity };
+      }
+      event = after;
     }
     throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
       headers: { 'Retry-After': '1' },

@@ -16,6 +16,8 @@ const event = (eventId: string): SpecialEvent => ({
   price: 1,
   version: 1,
   sortDate: '~',
+  capacity: null,
+  ticketsSold: 0,
 });
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */

@@ -82,14 +82,17 @@ export abstract class SpecialEventsStore {
   abstract list(query: ListQuery): Promise<ListResult>;
 
   /**
-   * Replaces the stored event by `event` if its version is still `expectedVersion`: true, or false
-   * when it is not (updated meanwhile, or deleted). `event.version` is the new version.
+   * Replaces the stored event by `event` if its version is still `expectedVersion` and, when
+   * `event.capacity` is not null, its tickets sold are still `event.ticketsSold` and at most that
+   * capacity: true, or false when not (updated meanwhile, deleted, a ticket sold meanwhile, or the
+   * capacity below the tickets sold). `event.version` is the new version; tickets sold are kept.
    */
   abstract update(event: SpecialEvent, expectedVersion: number): Promise<boolean>;
 }
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
-const EVENT_COLUMNS = 'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date';
+const EVENT_COLUMNS =
+  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold';
 
 interface EventRow {
   readonly event_id: string;
@@ -101,6 +104,8 @@ interface EventRow {
   readonly price: number;
   readonly version: number | string;
   readonly sort_date: string;
+  readonly capacity: number | string | null;
+  readonly tickets_sold: number | string;
   readonly list_key?: string;
 }
 
@@ -114,14 +119,29 @@ function rowToEvent(row: EventRow): SpecialEvent {
     price: row.price,
     version: Number(row.version),
     sortDate: row.sort_date,
+    capacity: row.capacity === null ? null : Number(row.capacity),
+    ticketsSold: Number(row.tickets_sold),
   };
 }
 
 /** A list row as an array, in EVENT_COLUMNS' order and then the list key. */
-type RawListRow = readonly [string, string, string, string, string, number, number | string, string, string];
+type RawListRow = readonly [
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number | string,
+  string,
+  number | null,
+  number,
+  string,
+];
 
 function rawToListed(row: RawListRow): ListedEvent {
-  const [eventId, name, location, eventDescription, dates, price, version, sortDate, listKey] = row;
+  const [eventId, name, location, eventDescription, dates, price, version, sortDate, capacity, ticketsSold, listKey] =
+    row;
   return {
     event: {
       eventId,
@@ -132,6 +152,8 @@ function rawToListed(row: RawListRow): ListedEvent {
       price,
       version: Number(version),
       sortDate,
+      capacity: capacity === null ? null : Number(capacity),
+      ticketsSold: Number(ticketsSold),
     },
     position: { key: listKey, eventId },
   };
@@ -273,9 +295,14 @@ function isRanged(query: ListQuery): boolean {
 }
 
 const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id = ?`;
+/**
+ * The update, decided by the database: the version must still be the one read and, when the event
+ * will have a capacity, the tickets sold must still be the count read (the representation, and
+ * its ETag, show what is left) and must not exceed the new capacity.
+ */
 const UPDATE_SQL =
-  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, version = ?, sort_date = ? ' +
-  'WHERE event_id = ? AND version = ?';
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, version = ?, sort_date = ? ' +
+  'WHERE event_id = ? AND version = ? AND (? IS NULL OR (tickets_sold = ? AND tickets_sold <= ?))';
 
 function updateParameters(event: SpecialEvent, expectedVersion: number): unknown[] {
   return [
@@ -284,10 +311,14 @@ function updateParameters(event: SpecialEvent, expectedVersion: number): unknown
     event.eventDescription,
     JSON.stringify(event.dates),
     event.price,
+    event.capacity,
     event.version,
     event.sortDate,
     event.eventId,
     expectedVersion,
+    event.capacity,
+    event.ticketsSold,
+    event.capacity,
   ];
 }
 

@@ -8,13 +8,6 @@ import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** How many migrations come after `name`: what to revert to stand just after it (new ones need no edit here). */
-const after = (name: string): number => {
-  const index = MIGRATIONS.mysql.findIndex((migration) => migration.name === name);
-  if (index < 0) throw new Error(`no migration ${name}`);
-  return MIGRATIONS.mysql.length - 1 - index;
-};
-
 describe('npm run migration:* against MySQL', () => {
   // Created latin1 on purpose (see createTestDatabase): the migration must not depend on it.
   const database = useTestDatabase('mysql');
@@ -78,8 +71,8 @@ describe('npm run migration:* against MySQL', () => {
   }, 180_000);
 
   it('gives existing users the editor role, so no one loses access on upgrade', async () => {
-    // Back to the schema before roles (and everything after them) existed, with a user in it.
-    for (let i = 0; i <= after('UserRoles1764100000000'); i++) npm('migration:revert');
+    // Back to the schema before roles (and every later migration) existed, with a user in it.
+    for (let i = 0; i < migrationsFrom('UserRoles1764100000000'); i++) npm('migration:revert');
     expect(Object.keys(Object.fromEntries((await columns()).map((row) => [row.COLUMN_NAME, true])))).not.toContain(
       'role',
     );
@@ -140,9 +133,9 @@ describe('npm run migration:* against MySQL', () => {
   it('reverts and re-applies cleanly', async () => {
     const username = async () =>
       (await columns()).find((row) => row.TABLE_NAME === 'users' && row.COLUMN_NAME === 'username')?.COLLATION_NAME;
-    // Everything after the exact comparisons (the museum hours, webhooks, the calendar's tables, the
-    // credentials epoch and the cursor keys).
-    for (let i = 0; i < after('ExactTextComparisons1764200000000'); i++) npm('migration:revert');
+    // Every migration after ExactTextComparisons (event capacity, webhooks, the calendar's tables,
+    // the credentials epoch, the cursor keys, and any later one).
+    for (let i = 0; i < migrationsFrom('ExactTextComparisons1764200000000') - 1; i++) npm('migration:revert');
     expect(await username()).not.toBe('utf8mb4_bin');
     npm('migration:revert');
     // ExactTextComparisons' down: back to the PAD SPACE collation of before.
@@ -155,7 +148,8 @@ describe('npm run migration:* against MySQL', () => {
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
-    expect((await columns()).length).toBe(15);
+    // With special_events' capacity and tickets_sold (EventCapacity1764400000000).
+    expect((await columns()).length).toBe(17);
   }, 180_000);
 });
 
@@ -210,6 +204,13 @@ describe('upgrading in place a MySQL database that holds events from before the 
 });
 
 type Json = Record<string, unknown>;
+
+/** How many migrations `name` and those after it are: the reverts that undo it. */
+function migrationsFrom(name: string): number {
+  const at = MIGRATIONS.mysql.findIndex((migration) => migration.name === name);
+  expect(at).toBeGreaterThan(0);
+  return MIGRATIONS.mysql.length - at;
+}
 
 function mysqlTarget(url: string) {
   const parsed = new URL(url);

@@ -45,4 +45,14 @@ export class CreateSpecialEventDto {
   })
   @FieldRule.price()
   price: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacity,
+    nullable: true,
+    description:
+      'Tickets the event may sell in all, over all its dates (an addition to the Museum API). Absent or null: no limit.',
+  })
+  @IsOptional()
+  @FieldRule.capacity()
+  capacity?: number | null;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FIELD_SCHEMA } from '../event-fields.js';
 
 /** A stored special event, as the service returns it (documentation only). */
@@ -20,4 +20,21 @@ export class SpecialEventResponse {
 
   @ApiProperty(FIELD_SCHEMA.price)
   price: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacity,
+    description: 'Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).',
+  })
+  capacity?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: FIELD_SCHEMA.capacity.maximum,
+    example: 37,
+    description:
+      'Only for an event with a capacity: the tickets still for sale (capacity − tickets sold, never below 0). A sale ' +
+      'changes it and the ETag, not the version; it is not announced by a webhook.',
+  })
+  ticketsAvailable?: number;
 }

@@ -54,4 +54,15 @@ export class UpdateSpecialEventDto {
   @WhenPresent()
   @FieldRule.price()
   price?: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacity,
+    nullable: true,
+    description:
+      'Tickets the event may sell in all (an addition to the Museum API); null removes the limit. Below the tickets ' +
+      'already sold: 409, nothing changed.',
+  })
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @FieldRule.capacity()
+  capacity?: number | null;
 }

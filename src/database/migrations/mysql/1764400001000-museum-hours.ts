@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the sales of that date, or makes them wait; on Galera the two conflict at certification).
  * Nothing exists before: an upgrade only adds them, and a museum without a week is closed every day.
  */
-export class MuseumHours1764400000000 implements MigrationInterface {
-  name = 'MuseumHours1764400000000';
+export class MuseumHours1764400001000 implements MigrationInterface {
+  name = 'MuseumHours1764400001000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
