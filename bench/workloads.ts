@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { EVENT_BODY, UPDATE_BODY } from './bodies.js';
 
-export const WORKLOAD_NAMES = ['create', 'delete', 'auth-fail', 'get', 'list', 'update', 'list-deep'] as const;
+export const WORKLOAD_NAMES = [
+  'create',
+  'delete',
+  'auth-fail',
+  'get',
+  'list',
+  'update',
+  'list-deep',
+  'museum-hours',
+] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
 /** The workloads that read or change events seeded before them (measure.ts, ReadSet). */
@@ -70,7 +79,7 @@ export interface LoadSpec {
   readonly warmup?: boolean;
   /** delete, get, update: the path of every request. */
   readonly nextPath?: () => string;
-  /** list, list-deep: the one path every request asks for. */
+  /** list, list-deep, museum-hours: the one path every request asks for. */
   readonly path?: string;
   /** create: every request carries a new Idempotency-Key (what a retrying client sends). */
   readonly idempotencyKeys?: boolean;
@@ -89,6 +98,7 @@ const SHAPES: Readonly<Record<WorkloadName, RequestShape>> = {
   list: { method: 'GET' },
   'list-deep': { method: 'GET' },
   update: { method: 'PATCH', body: UPDATE_BODY },
+  'museum-hours': { method: 'GET' },
 };
 
 export interface RunOutcome {
