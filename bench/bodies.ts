@@ -20,6 +20,21 @@ export const STORED_EVENT = { eventId: '019aa7c2-5b1e-7d3a-8f0e-2c4b6d8e0f12', .
 
 /** A first list page: EVENT_BODY's dates are in this range, so every event of the read set matches. */
 export const LIST_LIMIT = 20;
+/** getMuseumHours' largest page, from today, with the week of MUSEUM_WEEK set. */
+export const MUSEUM_HOURS_PATH = '/museum-hours?limit=30';
+/**
+ * The week the museum-hours workload reads: open every day (so a page has 30 days), the weekend
+ * with a capacity, so that the page's sales are read too (ticketsAvailable).
+ */
+export const MUSEUM_WEEK = JSON.stringify({
+  monday: { timeOpen: '09:00', timeClose: '18:00' },
+  tuesday: { timeOpen: '09:00', timeClose: '18:00' },
+  wednesday: { timeOpen: '09:00', timeClose: '18:00' },
+  thursday: { timeOpen: '09:00', timeClose: '21:00' },
+  friday: { timeOpen: '09:00', timeClose: '18:00' },
+  saturday: { timeOpen: '10:00', timeClose: '18:00', capacity: 500 },
+  sunday: { timeOpen: '10:00', timeClose: '18:00', capacity: 500 },
+});
 export const LIST_PATH = `/special-events?startDate=2026-03-01&endDate=2026-03-31&limit=${LIST_LIMIT}`;
 /** The page list-deep asks for, reached by following `next` links from LIST_PATH. */
 export const DEEP_PAGE = 50;

@@ -5,7 +5,15 @@
  * alternate (measureInterleaved), so that their ratios compare runs made at nearly the same time.
  */
 import { randomUUID } from 'node:crypto';
-import { cyclingPaths, DEEP_PAGE, EVENT_BODY, LIST_PATH, STORED_EVENT } from './bodies.js';
+import {
+  cyclingPaths,
+  DEEP_PAGE,
+  EVENT_BODY,
+  LIST_PATH,
+  MUSEUM_HOURS_PATH,
+  MUSEUM_WEEK,
+  STORED_EVENT,
+} from './bodies.js';
 import type { BenchDatabase } from './databases.js';
 import { httpCall, sleep } from './http.js';
 import {
@@ -57,7 +65,7 @@ const SETTLE_MS = 300;
 export function expectedStatus(label: ServerLabel, workload: WorkloadName): number {
   if (workload === 'create' || workload === 'buy-ticket') return 201;
   if (workload === 'delete') return 204;
-  if (READ_SET_WORKLOADS.includes(workload)) return 200;
+  if (READ_SET_WORKLOADS.includes(workload) || workload === 'museum-hours') return 200;
   // The references have no authentication: the same POST is simply created.
   return isReference(label) ? 201 : 401;
 }
@@ -82,6 +90,8 @@ const readSets = new WeakMap<StartedServer, Promise<ReadSet>>();
  */
 export function runsWorkload(label: ServerLabel, workload: WorkloadName): boolean {
   if (SERVICE_ONLY.includes(workload)) return false;
+  // Only the service has opening hours: compared with its own get (report: evaluateTargets).
+  if (workload === 'museum-hours') return label === 'sqlite' || label === 'mysql';
   if (!READ_SET_WORKLOADS.includes(workload)) return true;
   if (label === 'stack-sqlite' || label === 'stack-mysql') return workload === 'get' || workload === 'list';
   return label === 'baseline' || label === 'sqlite' || label === 'mysql';
@@ -167,6 +177,27 @@ async function readTarget(
   return { nextPath: cyclingPaths(readSet.ids) };
 }
 
+const weeksSet = new WeakMap<StartedServer, Promise<void>>();
+
+/** MUSEUM_WEEK set on the server (once), so that MUSEUM_HOURS_PATH lists 30 open days. */
+function museumWeekOf(subject: Subject): Promise<void> {
+  let set = weeksSet.get(subject.server);
+  if (set === undefined) {
+    set = httpCall({
+      port: subject.server.port,
+      method: 'PUT',
+      path: '/museum-hours/weekly',
+      headers: { authorization: subject.validAuthorization, 'content-type': 'application/json' },
+      body: MUSEUM_WEEK,
+    }).then((answer) => {
+      if (answer.status !== 200)
+        throw new Error(`${subject.label}: PUT /museum-hours/weekly answered ${answer.status}`);
+    });
+    weeksSet.set(subject.server, set);
+  }
+  return set;
+}
+
 /**
  * One server × workload, one run at a time: the discarded warm-up and each measured run are
  * separate steps, so that several servers' runs can alternate (measureInterleaved).
@@ -207,11 +238,14 @@ class WorkloadMeasurement {
       // Ready on SQLite also means the write lock is free again.
       await waitReady(subject.server.port, 10_000);
     }
+    if (workload === 'museum-hours') await museumWeekOf(subject);
     const target = READ_SET_WORKLOADS.includes(workload)
       ? await readTarget(subject, workload)
-      : workload !== 'delete'
-        ? {}
-        : { nextPath: feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}` };
+      : workload === 'museum-hours'
+        ? { path: MUSEUM_HOURS_PATH }
+        : workload !== 'delete'
+          ? {}
+          : { nextPath: feed ? () => feed.nextPath() : () => `/special-events/${randomUUID()}` };
 
     const rss = phase === 'measured' ? new RssSampler(subject.server.pid) : undefined;
     rss?.start();

@@ -318,6 +318,19 @@ export function evaluateTargets(report: BenchReport): Target[] {
     }
   }
   for (const database of databases) {
+    // GET /museum-hours (limit 30) against the same service's get, in the same run (issue 28).
+    const hours = find(report, database, 'museum-hours');
+    const get = find(report, database, 'get');
+    targets.push(
+      check(
+        `${database}: museum-hours (limit 30) ≥ 0.80 of its get's req/s`,
+        hours && get ? pairedRatio(hours, get, 'reqPerSec') : undefined,
+        (v) => v >= 0.8,
+        (v) => v.toFixed(2),
+      ),
+    );
+  }
+  for (const database of databases) {
     for (const result of report.results.filter((r) => r.server === database && r.table === 'empty')) {
       targets.push(
         check(

@@ -16,6 +16,7 @@ export const WORKLOAD_NAMES = [
   'update',
   'list-deep',
   'buy-ticket',
+  'museum-hours',
 ] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
@@ -84,7 +85,7 @@ export interface LoadSpec {
   readonly warmup?: boolean;
   /** delete, get, update: the path of every request. */
   readonly nextPath?: () => string;
-  /** list, list-deep: the one path every request asks for. */
+  /** list, list-deep, museum-hours: the one path every request asks for. */
   readonly path?: string;
   /** create: every request carries a new Idempotency-Key (what a retrying client sends). */
   readonly idempotencyKeys?: boolean;
@@ -106,6 +107,7 @@ const SHAPES: Readonly<Record<WorkloadName, RequestShape>> = {
   'list-deep': { method: 'GET' },
   update: { method: 'PATCH', body: UPDATE_BODY },
   'buy-ticket': { method: 'POST' },
+  'museum-hours': { method: 'GET' },
 };
 
 export interface RunOutcome {

@@ -19,6 +19,13 @@ export type SpecialEvent = components['schemas']['SpecialEventResponse'];
 /** A webhook subscription as listed (never its secret), and as created (with it, once). */
 export type WebhookSubscription = components['schemas']['WebhookResponse'];
 export type CreatedWebhookSubscription = components['schemas']['CreatedWebhookResponse'];
+/** One open day of GET /museum-hours (ticketsAvailable on a day with a capacity). */
+export type MuseumDailyHours = components['schemas']['MuseumDailyHoursResponse'];
+/** The regular week: the body of PUT /museum-hours/weekly and the answer of both weekly operations. */
+export type WeeklyHours = components['schemas']['WeeklyHoursDto'];
+/** The body of PUT /museum-hours/{date}, and its answer. */
+export type HoursException = components['schemas']['HoursExceptionDto'];
+export type StoredHoursException = components['schemas']['HoursExceptionResponse'];
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components['schemas']['ProblemDetailsSchema'];
 export type MuseumClient = Client<paths>;

@@ -224,6 +224,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/museum-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get museum hours
+         * @description Get upcoming museum operating hours: one item per day the museum is open, from `startDate` on, in date order; closed days are left out. A date exception replaces its weekday's hours. Before any week is set the museum is closed every day and the list is `[]`. At most 366 days from `startDate` are looked at.
+         */
+        get: operations["getMuseumHours"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/museum-hours/weekly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the regular week
+         * @description Each weekday's hours, or null when the museum is closed that weekday. Before any is set, all null.
+         */
+        get: operations["getWeeklyMuseumHours"];
+        /**
+         * Set the regular week
+         * @description Replaces the whole week: all seven days, each `{timeOpen, timeClose, capacity?}` or null for closed. General tickets already sold stay valid whatever the new week says (a day given a capacity below its sales shows ticketsAvailable 0).
+         */
+        put: operations["setWeeklyMuseumHours"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/museum-hours/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the hours of one date
+         * @description An exception to the week for one date: `{timeOpen, timeClose, capacity?}`, or `{"closed": true}`. Replaces the date's earlier exception. 409 when it would close a date with general tickets sold, or give it a capacity below them.
+         */
+        put: operations["setMuseumHoursException"];
+        post?: never;
+        /**
+         * Remove the exception of one date
+         * @description The date's weekday hours apply again. General tickets already sold for it stay valid.
+         */
+        delete: operations["deleteMuseumHoursException"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -509,6 +577,207 @@ export interface components {
             lastFailureReason: string | null;
             /** @description Deliveries not yet acknowledged by the receiver. */
             pendingDeliveries: number;
+        };
+        MuseumDailyHoursResponse: {
+            /**
+             * Format: date
+             * @description Date the operating hours apply to.
+             * @example 2024-12-31
+             */
+            date?: string;
+            /**
+             * @description Time the museum opens on a specific date. Uses 24 hour time format (`HH:mm`).
+             * @example 09:00
+             */
+            timeOpen?: string;
+            /**
+             * @description Time the museum closes on a specific date. Uses 24 hour time format (`HH:mm`).
+             * @example 18:00
+             */
+            timeClose?: string;
+            /**
+             * @description Additive: on a day with a general-admission capacity, the tickets left (never below 0). Absent: no limit.
+             * @example 120
+             */
+            ticketsAvailable?: number;
+        };
+        WeeklyHoursDto: {
+            /** @description The hours on Mondays, or null: closed. */
+            monday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Tuesdays, or null: closed. */
+            tuesday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Wednesdays, or null: closed. */
+            wednesday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Thursdays, or null: closed. */
+            thursday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Fridays, or null: closed. */
+            friday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Saturdays, or null: closed. */
+            saturday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+            /** @description The hours on Sundays, or null: closed. */
+            sunday?: {
+                /**
+                 * @description Opening time, 24-hour HH:mm.
+                 * @example 09:00
+                 */
+                timeOpen: string;
+                /**
+                 * @description Closing time, after timeOpen (a day does not run past midnight).
+                 * @example 18:00
+                 */
+                timeClose: string;
+                /**
+                 * @description General-admission tickets for the day; absent: no limit.
+                 * @example 500
+                 */
+                capacity?: number;
+            } | null;
+        };
+        HoursExceptionDto: {
+            /**
+             * @description `true`: the museum is closed that date. Alone: not with the hours.
+             * @example true
+             * @enum {boolean}
+             */
+            closed?: true;
+            /**
+             * @description Time the museum opens that date, 24-hour `HH:mm`. Required unless `closed`.
+             * @example 10:00
+             */
+            timeOpen?: string;
+            /**
+             * @description Time the museum closes that date, after timeOpen (no day runs past midnight). Required unless `closed`.
+             * @example 22:00
+             */
+            timeClose?: string;
+            /**
+             * @description General-admission tickets for that date; absent: no limit. Not with `closed`.
+             * @example 200
+             */
+            capacity?: number;
+        };
+        HoursExceptionResponse: {
+            /**
+             * Format: date
+             * @example 2026-12-24
+             */
+            date: string;
+            /**
+             * @description Present (true) when the museum is closed that date.
+             * @enum {boolean}
+             */
+            closed?: true;
+            /**
+             * @description Absent when closed.
+             * @example 10:00
+             */
+            timeOpen?: string;
+            /**
+             * @description Absent when closed.
+             * @example 14:00
+             */
+            timeClose?: string;
+            /**
+             * @description Absent: no limit (and when closed).
+             * @example 200
+             */
+            capacity?: number;
         };
     };
     responses: never;
@@ -2776,6 +3045,773 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Too many failed authentication attempts from this address; try again later.",
                      *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getMuseumHours: {
+        parameters: {
+            query?: {
+                /** @description Starting date to retrieve future operating hours from. Defaults to today's date in the museum's time zone (MUSEUM_TIME_ZONE). The list looks at most 366 days ahead of it. */
+                startDate?: string;
+                /** @description Page number to retrieve. A page past the open days of the 366 looked at is empty. */
+                page?: number;
+                /** @description Number of days per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuseumDailyHoursResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getWeeklyMuseumHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeeklyHoursDto"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    setWeeklyMuseumHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WeeklyHoursDto"];
+            };
+        };
+        responses: {
+            /** @description The week as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WeeklyHoursDto"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    setMuseumHoursException: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The date, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoursExceptionDto"];
+            };
+        };
+        responses: {
+            /** @description The exception as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HoursExceptionResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The resource already exists.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    deleteMuseumHoursException: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The date, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];

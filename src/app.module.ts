@@ -9,6 +9,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { MuseumHoursModule } from './museum-hours/museum-hours.module.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
 import { TicketsModule } from './tickets/tickets.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         SpecialEventsModule,
         CalendarModule,
         WebhooksModule,
+        MuseumHoursModule,
         TicketsModule,
         HealthModule,
         ...modules,

@@ -489,7 +489,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expect(corsHeaders(deleted.headers)).toEqual([]);
   });
 
-  it('/docs renders both operations in Chromium (screenshot: test-results/docs.png)', async () => {
+  it('/docs renders both operations, and the museum hours, in Chromium (screenshot: test-results/docs.png)', async () => {
     const page = await context.newPage();
     try {
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -515,6 +515,14 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
           .then((text) => text.replaceAll('\u200b', ''));
       expect(await shown(create)).toBe('/special-events');
       expect(await shown(remove)).toBe('/special-events/{eventId}');
+      // getMuseumHours (issue 28) under its own tag, with the week's operations.
+      const hours = page.locator('.opblock.opblock-get', {
+        has: page.locator('.opblock-summary-path[data-path="/museum-hours"]'),
+      });
+      await hours.waitFor({ state: 'visible', timeout: 45_000 });
+      expect(await shown(hours)).toBe('/museum-hours');
+      expect(await page.locator('.opblock-tag[data-tag="Museum hours"]').count()).toBe(1);
+      await expect.poll(() => page.locator('.opblock-summary-path[data-path="/museum-hours/weekly"]').count()).toBe(2);
       expect(await page.locator('.info .title').innerText()).toContain('Museum Special Events');
       await mkdir(fileURLToPath(new URL('../test-results/', import.meta.url)), { recursive: true });
       // Both e2e projects run this file at once: write aside, then rename (atomic) into place.

@@ -189,6 +189,47 @@ describe('a client generated from the Museum API (openapi-typescript + openapi-f
     expect(error).toMatchObject({ title: 'Bad Request', status: 400 });
   });
 
+  it('reads the museum hours (getMuseumHours): MuseumHours, closed days left out, paged by page and limit', async () => {
+    // The week is set through this service's own write side, which the Museum API does not have.
+    const week = await fetch(`${t.baseUrl}/museum-hours/weekly`, {
+      method: 'PUT',
+      headers: { Authorization: basicHeader(TEST_USER, TEST_PASSWORD), 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        monday: { timeOpen: '09:00', timeClose: '18:00' },
+        tuesday: { timeOpen: '09:00', timeClose: '18:00' },
+        wednesday: { timeOpen: '09:00', timeClose: '18:00' },
+        thursday: { timeOpen: '09:00', timeClose: '18:00' },
+        friday: { timeOpen: '09:00', timeClose: '18:00', capacity: 200 },
+        saturday: null,
+        sunday: null,
+      }),
+    });
+    expect(week.status).toBe(200);
+    // 2023-09-11 is a Monday, as in the Museum API's example.
+    const { data, error, response } = await museum.GET('/museum-hours', {
+      params: { query: { startDate: '2023-09-11', limit: 6 } },
+    });
+    expectTypeOf(data).toEqualTypeOf<components['schemas']['MuseumHours'] | undefined>();
+    expect({ status: response.status, error }).toStrictEqual({ status: 200, error: undefined });
+    expect(museumSchemaProblems('MuseumHours', data)).toStrictEqual([]);
+    expect(data?.map((day) => day.date)).toStrictEqual([
+      '2023-09-11',
+      '2023-09-12',
+      '2023-09-13',
+      '2023-09-14',
+      '2023-09-15',
+      '2023-09-18',
+    ]);
+    expect(data?.[0]).toStrictEqual({ date: '2023-09-11', timeOpen: '09:00', timeClose: '18:00' });
+    const second = await museum.GET('/museum-hours', {
+      params: { query: { startDate: '2023-09-11', page: 2, limit: 3 } },
+    });
+    expect(second.data?.map((day) => day.date)).toStrictEqual(['2023-09-14', '2023-09-15', '2023-09-18']);
+    const bad = await museum.GET('/museum-hours', { params: { query: { startDate: '2023-09-11', limit: 31 } } });
+    expect(bad.response.status).toBe(400);
+    expect(museumSchemaProblems('Error', bad.error)).toStrictEqual([]);
+  });
+
   it('credentials come only from the middleware: with a wrong password every operation is a 401', async () => {
     const intruder = museumClient(t.baseUrl, 'not the password');
     const eventId = (await create(museumEvent(2046))).eventId;

@@ -104,7 +104,7 @@ describe('GET /openapi.json', () => {
     expect(res.body).toStrictEqual(doc);
   });
 
-  it('documents exactly create, list, get, update and delete of special events, the calendar feed, webhooks, health and metrics', () => {
+  it('documents exactly create, list, get, update and delete of special events, the calendar feed, webhooks, museum hours, health and metrics', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/health/live',
@@ -119,6 +119,9 @@ describe('GET /openapi.json', () => {
         '/webhooks',
         '/webhooks/{webhookId}',
         '/webhooks/{webhookId}/enable',
+        '/museum-hours',
+        '/museum-hours/weekly',
+        '/museum-hours/{date}',
       ].sort(),
     );
     expect(Object.keys(doc.paths['/webhooks']).sort()).toEqual(['get', 'post']);
@@ -130,6 +133,9 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths['/calendar/{token}.ics'])).toEqual(['get']);
     expect(Object.keys(doc.paths['/calendar-tokens']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/calendar-tokens/{tokenId}'])).toEqual(['delete']);
+    expect(Object.keys(doc.paths['/museum-hours'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/museum-hours/weekly']).sort()).toEqual(['get', 'put']);
+    expect(Object.keys(doc.paths['/museum-hours/{date}']).sort()).toEqual(['delete', 'put']);
   });
 
   it('both operations require the HTTP Basic security scheme (the document-wide one); health does not', () => {

@@ -24,6 +24,8 @@ import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/17643
 import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
 import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
 import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
+import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
+import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
 import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 
@@ -50,6 +52,7 @@ export const MIGRATIONS = {
     SqliteCalendar,
     SqliteWebhooks,
     SqliteEventCapacity,
+    SqliteMuseumHours,
     SqliteTickets,
   ],
   mysql: [
@@ -63,6 +66,7 @@ export const MIGRATIONS = {
     MysqlCalendar,
     MysqlWebhooks,
     MysqlEventCapacity,
+    MysqlMuseumHours,
     MysqlTickets,
   ],
 } as const;

@@ -5,8 +5,9 @@ import { methodName, type Route, routesOf } from '../common/http/routes.js';
 
 const DESCRIPTION = `The Museum API for a museum's web team: its special events (create, list, read,
 update and delete them, and tell other systems about every change through the publishNewEvent
-webhook, described under x-webhooks), and tickets for general admission or a special event, sold
-within each day's and each event's capacity, with a QR code that is checked in at the door.
+webhook, described under x-webhooks), the museum's opening hours (getMuseumHours, and the week and
+date exceptions that set them), and tickets for general admission or a special event, sold within
+each day's and each event's capacity, with a QR code that is checked in at the door.
 
 Every request needs HTTP Basic credentials (RFC 7617, UTF-8) unless its operation says
 \`security: []\`; credentials are checked before anything else. Errors are RFC 9457 problem
@@ -36,6 +37,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Calendar',
       'The events as an iCalendar (RFC 5545) feed, with Basic credentials or a feed token for calendar applications; ' +
         'the tokens themselves are for admins.',
+    )
+    .addTag(
+      'Museum hours',
+      "The museum's opening hours: getMuseumHours lists the open days; editors and admins set the regular week " +
+        'and exceptions for single dates, each with an optional general-admission capacity.',
     )
     .addTag('Operations', 'Liveness and readiness probes for load balancers and orchestrators. No credentials.')
     .addBasicAuth(

@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/app-config.js';
+import { MuseumClock } from '../../src/config/museum-clock.js';
+import { buildDataSourceOptions } from '../../src/database/database-options.js';
+import { SqlStatements } from '../../src/database/sql-statements.js';
+import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
 import { CreateLoad, expectedRow, rowToEvent, type SentCreate, type StoredEvent } from '../helpers/create-load.js';
@@ -203,6 +209,9 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'cursor_signing_keys', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'idempotency_keys', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'migrations', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'museum_general_admissions', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'museum_hours_exceptions', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'museum_weekly_hours', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_event_dates', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'users', engine: 'InnoDB', primaryKeys: 1 },
@@ -225,6 +234,54 @@ describe('the built service on a three-node Galera cluster', () => {
       expect([first?.acquired, second?.acquired]).toEqual([1, 1]);
     } finally {
       await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('admitGeneral on two nodes at once: 300 concurrent admissions for a day of 100 admit exactly 100 (issue 28)', async () => {
+    // MuseumHoursService as the tickets module will use it, one per node, each with its own pool:
+    // the capacity is decided by the one admissions row both nodes write (certification, retried).
+    const sources = [0, 1].map(
+      (node) =>
+        new DataSource(
+          buildDataSourceOptions(
+            loadConfig({ DATABASE_URL: cluster.url(node, SERVICE_USER.name, SERVICE_USER.password, DATABASE) })
+              .database,
+          ),
+        ),
+    );
+    try {
+      await Promise.all(sources.map((source) => source.initialize()));
+      const hours = sources.map((source) => new MuseumHoursService(new SqlStatements(source), new MuseumClock('UTC')));
+      // 2089-06-06 is a Monday, given a capacity of its own.
+      await hours[0].setException('2089-06-06', {
+        closed: false,
+        timeOpen: '09:00',
+        timeClose: '18:00',
+        capacity: 100,
+      });
+      // Galera applies on the other nodes a moment after the commit (wsrep_sync_wait=0): wait until node 1 sees it.
+      const deadline = Date.now() + 10_000;
+      while (
+        ((await sources[1].query("SELECT 1 FROM museum_hours_exceptions WHERE day = '2089-06-06'")) as unknown[])
+          .length === 0 &&
+        Date.now() < deadline
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const outcomes = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => hours[i % 2].admitGeneral('2089-06-06', [])),
+      );
+      const admitted = outcomes.filter(({ outcome }) => outcome === 'admitted').length;
+      expect({ admitted, soldOut: outcomes.length - admitted }).toEqual({ admitted: 100, soldOut: 200 });
+      for (const node of [0, 1, 2]) {
+        const [row] = await cluster.query<RowDataPacket[]>(
+          node,
+          `SELECT sold FROM \`${DATABASE}\`.museum_general_admissions WHERE day = '2089-06-06'`,
+        );
+        expect(Number(row?.sold), `node ${node}`).toBe(100);
+      }
+    } finally {
+      await Promise.all(sources.filter((source) => source.isInitialized).map((source) => source.destroy()));
     }
   });
 

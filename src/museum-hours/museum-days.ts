@@ -1,0 +1,73 @@
+/**
+ * The calendar arithmetic of opening hours, without a database: which weekday a date is, the dates
+ * of the horizon a list may look at, and what a day's hours are once the week and the date's
+ * exception are known.
+ */
+
+/** `HH:mm`, 24-hour: 00:00 to 23:59 (the Museum API's pattern, its colon required). */
+export const TIME_PATTERN = /^(?:[01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+/**
+ * How many days from `startDate` (itself included) a list looks at. Bounds every list: a week
+ * with no open day, or a `page` far beyond the open days, costs at most this many days of work.
+ */
+export const HOURS_HORIZON_DAYS = 366;
+
+/** The last date the service writes (`YYYY-MM-DD` has four digits of year). */
+const LAST_DATE = '9999-12-31';
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** A day's hours; `capacity` null: no limit on general admission. */
+export interface DayHours {
+  readonly timeOpen: string;
+  readonly timeClose: string;
+  readonly capacity: number | null;
+}
+
+/** A date's exception: closed, or hours of its own. */
+export type DayException = { readonly closed: true } | ({ readonly closed: false } & DayHours);
+
+const MS_PER_DAY = 86_400_000;
+
+function epochDay(date: string): number {
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0-99 as 1900-1999.
+  const instant = new Date(0);
+  instant.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  return instant.getTime() / MS_PER_DAY;
+}
+
+function dateOfEpochDay(day: number): string {
+  const instant = new Date(day * MS_PER_DAY);
+  const year = String(instant.getUTCFullYear()).padStart(4, '0');
+  const month = String(instant.getUTCMonth() + 1).padStart(2, '0');
+  const dayOfMonth = String(instant.getUTCDate()).padStart(2, '0');
+  return `${year}-${month}-${dayOfMonth}`;
+}
+
+/** ISO weekday of a `YYYY-MM-DD` date: 1 = Monday … 7 = Sunday. */
+export function isoWeekday(date: string): number {
+  // 1970-01-01 was a Thursday (4).
+  return ((((Math.floor(epochDay(date)) + 3) % 7) + 7) % 7) + 1;
+}
+
+/** `count` consecutive dates from `startDate`, stopping at 9999-12-31. */
+export function datesFrom(startDate: string, count: number): string[] {
+  const first = epochDay(startDate);
+  const last = epochDay(LAST_DATE);
+  const dates: string[] = [];
+  for (let day = first; day < first + count && day <= last; day++) dates.push(dateOfEpochDay(day));
+  return dates;
+}
+
+/** The hours of `date`: its exception's when it has one, else its weekday's; null when closed. */
+export function hoursOf(
+  date: string,
+  week: ReadonlyMap<number, DayHours>,
+  exceptions: ReadonlyMap<string, DayException>,
+): DayHours | null {
+  const exception = exceptions.get(date);
+  if (exception !== undefined) return exception.closed ? null : exception;
+  return week.get(isoWeekday(date)) ?? null;
+}

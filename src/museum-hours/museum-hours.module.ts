@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SqlStatements } from '../database/sql-statements.js';
+import { MuseumHoursController } from './museum-hours.controller.js';
+import { MuseumHoursService } from './museum-hours.service.js';
+
+/**
+ * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
+ * of its own. Exports MuseumHoursService: other modules (tickets) sell general admission through
+ * its admitGeneral, never through the tables.
+ */
+@Module({
+  controllers: [MuseumHoursController],
+  providers: [
+    MuseumHoursService,
+    {
+      provide: SqlStatements,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
+    },
+  ],
+  exports: [MuseumHoursService],
+})
+export class MuseumHoursModule {}

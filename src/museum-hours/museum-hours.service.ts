@@ -1,0 +1,276 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProblemException } from '../common/problem/problem.js';
+import { MuseumClock } from '../config/museum-clock.js';
+import { isRolledBack } from '../database/database-errors.js';
+import { isCalendarDate } from '../database/event-dates.js';
+import type { SqlStatement } from '../database/sql-statements.js';
+import { SqlStatements } from '../database/sql-statements.js';
+import {
+  datesFrom,
+  type DayException,
+  type DayHours,
+  hoursOf,
+  HOURS_HORIZON_DAYS,
+  isoWeekday,
+  WEEKDAYS,
+  type Weekday,
+} from './museum-days.js';
+
+export type AdmissionOutcome =
+  | { readonly outcome: 'admitted' }
+  | { readonly outcome: 'closed' } // the museum is not open on that date
+  | { readonly outcome: 'sold-out'; readonly capacity: number }; // the day's general capacity is reached
+
+/** One open day of the list (getMuseumHours). */
+export interface OpenDay {
+  readonly date: string;
+  readonly timeOpen: string;
+  readonly timeClose: string;
+  /** Only on a day with a capacity: what is left of it (never below 0). */
+  readonly ticketsAvailable?: number;
+}
+
+/** The regular week: each weekday's hours, or null when the museum is closed that day. */
+export type Week = Record<Weekday, DayHours | null>;
+
+interface WeekRow {
+  weekday: number | string;
+  time_open: string;
+  time_close: string;
+  capacity: number | string | null;
+}
+
+interface ExceptionRow {
+  day: string;
+  closed: number | string;
+  time_open: string | null;
+  time_close: string | null;
+  capacity: number | string | null;
+}
+
+const capacityOf = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function toException(row: ExceptionRow): DayException {
+  if (Number(row.closed) === 1 || row.time_open === null || row.time_close === null) return { closed: true };
+  return { closed: false, timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+}
+
+/**
+ * The one conditional UPDATE that sells a general admission: one more on the date's row, only
+ * while the museum is open that date (its exception says open, or it has none and its weekday has
+ * hours) and fewer than that day's capacity (the exception's, else the weekday's) are sold.
+ */
+const ADMIT_SQL = `UPDATE museum_general_admissions SET sold = sold + 1
+  WHERE day = ? AND (
+    EXISTS (SELECT 1 FROM museum_hours_exceptions e
+            WHERE e.day = ? AND e.closed = 0
+              AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))
+    OR (NOT EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ?)
+        AND EXISTS (SELECT 1 FROM museum_weekly_hours w
+                    WHERE w.weekday = ?
+                      AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))))`;
+
+/** Times a sale is tried again when the day changed between its refusal and the look at why. */
+const ADMIT_ATTEMPTS = 5;
+
+/**
+ * Opening hours (the regular week and per-date exceptions) and the general admissions sold per
+ * date, in this module's own tables. Other modules sell through admitGeneral, never the tables.
+ */
+@Injectable()
+export class MuseumHoursService {
+  private readonly logger = new Logger(MuseumHoursService.name);
+
+  constructor(
+    private readonly sql: SqlStatements,
+    private readonly clock: MuseumClock,
+  ) {}
+
+  /**
+   * The open days from `startDate` (default: today in MUSEUM_TIME_ZONE) on, in date order, `limit`
+   * per page. Looks at HOURS_HORIZON_DAYS days from `startDate` at most, so any request costs a
+   * bounded amount of work; a page beyond the open days of that horizon is empty.
+   */
+  async list(startDate: string | undefined, page: number, limit: number): Promise<OpenDay[]> {
+    const start = startDate ?? this.clock.today();
+    const skip = (page - 1) * limit;
+    if (skip >= HOURS_HORIZON_DAYS) return [];
+    const horizon = datesFrom(start, HOURS_HORIZON_DAYS);
+    const last = horizon[horizon.length - 1];
+    const [week, exceptions] = await Promise.all([this.readWeek(), this.readExceptions(start, last)]);
+    const open: (DayHours & { date: string })[] = [];
+    for (const date of horizon) {
+      const hours = hoursOf(date, week, exceptions);
+      if (hours === null) continue;
+      open.push({ date, ...hours });
+      if (open.length === skip + limit) break;
+    }
+    const days = open.slice(skip);
+    if (days.length === 0) return [];
+    const limited = days.filter((day) => day.capacity !== null);
+    const sold =
+      limited.length === 0
+        ? new Map<string, number>()
+        : await this.soldBetween(limited[0].date, limited[limited.length - 1].date);
+    return days.map(({ date, timeOpen, timeClose, capacity }) =>
+      capacity === null
+        ? { date, timeOpen, timeClose }
+        : { date, timeOpen, timeClose, ticketsAvailable: Math.max(0, capacity - (sold.get(date) ?? 0)) },
+    );
+  }
+
+  async getWeek(): Promise<Week> {
+    const week = await this.readWeek();
+    return Object.fromEntries(WEEKDAYS.map((name, index) => [name, week.get(index + 1) ?? null])) as Week;
+  }
+
+  /**
+   * Replaces the whole week at once. Tickets already sold stay valid whatever the new week says: a
+   * day closed or given a capacity below its sales keeps them, and shows ticketsAvailable 0.
+   */
+  async setWeek(week: Week): Promise<Week> {
+    const open = WEEKDAYS.flatMap((name, index) => {
+      const hours = week[name];
+      return hours === null ? [] : [[index + 1, hours.timeOpen, hours.timeClose, hours.capacity]];
+    });
+    const statements: SqlStatement[] = [{ sql: 'DELETE FROM museum_weekly_hours', parameters: [] }];
+    if (open.length > 0) {
+      statements.push({
+        sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity) VALUES ${open.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        parameters: open.flat(),
+      });
+    }
+    await this.sql.transaction(statements);
+    this.logger.log({ msg: 'Museum week set', openDays: open.length });
+    return this.getWeek();
+  }
+
+  /**
+   * Sets the exception of `date`. Refused (409) when it would close a date with general tickets
+   * sold, or give it a capacity below them: the check and the write are one transaction that
+   * writes the date's admissions row, so a concurrent sale waits for it or it for the sale.
+   */
+  async setException(date: string, exception: DayException): Promise<DayException> {
+    await this.ensureAdmissionsRow(date);
+    const bound = exception.closed ? 0 : exception.capacity;
+    const guard: SqlStatement =
+      bound === null
+        ? { sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ?', parameters: [date] }
+        : {
+            sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ? AND sold <= ?',
+            parameters: [date, bound],
+          };
+    const written = await this.sql.transactionIf(guard, [
+      { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
+      {
+        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity) VALUES (?, ?, ?, ?, ?)',
+        parameters: exception.closed
+          ? [date, 1, null, null, null]
+          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity],
+      },
+    ]);
+    if (written === null) {
+      const sold = await this.soldOn(date);
+      throw new ProblemException(
+        409,
+        exception.closed
+          ? `${sold} general-admission ticket(s) are sold for ${date}: the museum cannot be closed that day.`
+          : `${sold} general-admission ticket(s) are sold for ${date}: its capacity cannot be below that.`,
+      );
+    }
+    this.logger.log({ msg: 'Museum hours exception set', date, closed: exception.closed });
+    return exception;
+  }
+
+  /** Removes the exception of `date` (404 when it has none): the week's hours apply again. */
+  async deleteException(date: string): Promise<void> {
+    const removed = await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date]);
+    if (removed === 0) throw new ProblemException(404, `No museum hours exception for ${date}.`);
+    this.logger.log({ msg: 'Museum hours exception removed', date });
+  }
+
+  /**
+   * Takes one general admission for `date` (YYYY-MM-DD) when the museum is open that day and the
+   * day's capacity (if it has one) is not reached, and runs `joined` in the same transaction, only
+   * when admitted. The database decides the capacity (a conditional UPDATE via
+   * SqlStatements.transactionIf).
+   */
+  async admitGeneral(date: string, joined: readonly SqlStatement[]): Promise<AdmissionOutcome> {
+    if (!isCalendarDate(date)) throw new TypeError(`admitGeneral: not a YYYY-MM-DD date: ${date}`);
+    const guard: SqlStatement = { sql: ADMIT_SQL, parameters: [date, date, date, isoWeekday(date)] };
+    for (let attempt = 1; ; attempt++) {
+      if ((await this.sql.transactionIf(guard, joined)) !== null) return { outcome: 'admitted' };
+      // Refused: closed, sold out, or no admissions row yet for the date (its first sale).
+      const [hours, sold] = await Promise.all([this.hoursOn(date), this.soldOn(date, null)]);
+      if (hours === null) return { outcome: 'closed' };
+      if (hours.capacity !== null && sold !== null && sold >= hours.capacity) {
+        return { outcome: 'sold-out', capacity: hours.capacity };
+      }
+      if (sold === null) await this.ensureAdmissionsRow(date);
+      // Otherwise the day changed between the refusal and this look (hours reopened, capacity
+      // raised): try again, a bounded number of times.
+      if (attempt >= ADMIT_ATTEMPTS) {
+        return hours.capacity === null ? { outcome: 'closed' } : { outcome: 'sold-out', capacity: hours.capacity };
+      }
+    }
+  }
+
+  private async hoursOn(date: string): Promise<DayHours | null> {
+    const [week, exceptions] = await Promise.all([this.readWeek(), this.readExceptions(date, date)]);
+    return hoursOf(date, week, exceptions);
+  }
+
+  private async readWeek(): Promise<Map<number, DayHours>> {
+    const rows = await this.sql.select<WeekRow>(
+      'SELECT weekday, time_open, time_close, capacity FROM museum_weekly_hours',
+    );
+    return new Map(
+      rows.map((row) => [
+        Number(row.weekday),
+        { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) },
+      ]),
+    );
+  }
+
+  private async readExceptions(first: string, last: string): Promise<Map<string, DayException>> {
+    const rows = await this.sql.select<ExceptionRow>(
+      'SELECT day, closed, time_open, time_close, capacity FROM museum_hours_exceptions WHERE day >= ? AND day <= ?',
+      [first, last],
+    );
+    return new Map(rows.map((row) => [row.day, toException(row)]));
+  }
+
+  private async soldBetween(first: string, last: string): Promise<Map<string, number>> {
+    const rows = await this.sql.select<{ day: string; sold: number | string }>(
+      'SELECT day, sold FROM museum_general_admissions WHERE day >= ? AND day <= ? AND sold > 0',
+      [first, last],
+    );
+    return new Map(rows.map((row) => [row.day, Number(row.sold)]));
+  }
+
+  private async soldOn(date: string): Promise<number>;
+  private async soldOn(date: string, absent: null): Promise<number | null>;
+  private async soldOn(date: string, absent: number | null = 0): Promise<number | null> {
+    const rows = await this.sql.select<{ sold: number | string }>(
+      'SELECT sold FROM museum_general_admissions WHERE day = ?',
+      [date],
+    );
+    return rows.length === 0 ? absent : Number(rows[0].sold);
+  }
+
+  /**
+   * The date's admissions row, made at its first sale or exception (a no-op when it exists). Two
+   * Galera nodes making it at once conflict at certification: the loser finds it made.
+   */
+  private async ensureAdmissionsRow(date: string): Promise<void> {
+    const insert = `${this.sql.isMysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO museum_general_admissions (day, sold, revision) VALUES (?, 0, 0)`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.sql.execute(insert, [date]);
+        return;
+      } catch (error) {
+        if (!isRolledBack(error) || attempt >= ADMIT_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
