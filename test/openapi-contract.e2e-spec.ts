@@ -76,6 +76,7 @@ const CALENDAR = '/special-events.ics';
 const TOKEN_FEED = '/calendar/{token}.ics';
 const TOKENS = '/calendar-tokens';
 const TOKEN_ITEM = '/calendar-tokens/{tokenId}';
+const TICKETS = '/tickets';
 const TICKET = '/tickets/{ticketId}';
 const TICKET_QR = '/tickets/{ticketId}/qr';
 const TICKET_CHECK_IN = '/tickets/{ticketId}/check-in';
@@ -187,6 +188,23 @@ const postAuthed = (t: TestApp, path: string, body?: string): Promise<Exchange> 
   send(t, 'post', path, {
     headers: { Authorization: AUTH, ...(body === undefined ? {} : { 'Content-Type': JSON_TYPE }) },
     body,
+  });
+/** A date far ahead: the real clock's today is never after it. */
+const SALE_DATE = '2099-06-01';
+/** An event on sale on SALE_DATE, with a capacity or none. */
+async function saleEvent(t: TestApp, capacity?: number): Promise<string> {
+  const eventId = randomUUID();
+  const res = await post(
+    t,
+    JSON.stringify({ ...newEvent(eventId), dates: [SALE_DATE], ...(capacity === undefined ? {} : { capacity }) }),
+  );
+  expect(res.status).toBe(201);
+  return eventId;
+}
+const buyTicket = (t: TestApp, body: Json, headers: Record<string, string> = {}): Promise<Exchange> =>
+  send(t, 'post', TICKETS, {
+    headers: { Authorization: AUTH, 'Content-Type': JSON_TYPE, ...headers },
+    body: JSON.stringify(body),
   });
 const scan = (t: TestApp, code: string): Promise<Exchange> => postAuthed(t, CHECK_INS, JSON.stringify({ code }));
 
@@ -1046,6 +1064,117 @@ const CASES: readonly Case[] = [
     send: (t) => send(t, 'post', `/webhooks/${randomUUID()}/enable`, { headers: { Authorization: AUTH } }),
   },
 
+  // POST /tickets (buyMuseumTickets)
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 201,
+    what: 'an event ticket',
+    send: async (t) => buyTicket(t, { ticketType: 'event', eventId: await saleEvent(t), ticketDate: SALE_DATE }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 400,
+    what: 'an unknown ticket type and a date in the past',
+    send: (t) => buyTicket(t, { ticketType: 'vip', ticketDate: '2020-01-01' }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'post', TICKETS, { headers: { 'Content-Type': JSON_TYPE }, body: '{}' }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) =>
+      buyTicket(
+        t,
+        { ticketType: 'event', eventId: await saleEvent(t), ticketDate: SALE_DATE },
+        { Authorization: await viewer(t) },
+      ),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 404,
+    what: 'an unknown event',
+    send: (t) => buyTicket(t, { ticketType: 'event', eventId: randomUUID(), ticketDate: SALE_DATE }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 409,
+    what: 'sold out',
+    send: async (t) => {
+      const eventId = await saleEvent(t, 1);
+      expect((await buyTicket(t, { ticketType: 'event', eventId, ticketDate: SALE_DATE })).status).toBe(201);
+      return buyTicket(t, { ticketType: 'event', eventId, ticketDate: SALE_DATE });
+    },
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 413,
+    what: 'a body over 256 KiB',
+    send: (t) => buyTicket(t, { ticketType: 'general', ticketDate: SALE_DATE, email: 'x'.repeat(300 * 1024) }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 415,
+    what: 'not JSON',
+    send: (t) =>
+      send(t, 'post', TICKETS, { headers: { Authorization: AUTH, 'Content-Type': 'text/plain' }, body: 'x' }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 422,
+    what: 'a date the museum is closed',
+    send: (t) => buyTicket(t, { ticketType: 'general', ticketDate: SALE_DATE }),
+  },
+  {
+    app: 'main',
+    method: 'post',
+    path: TICKETS,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => buyTicket(t, { ticketType: 'general', ticketDate: SALE_DATE }, HUGE_HEADER),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'post',
+    path: TICKETS,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return buyTicket(t, { ticketType: 'general', ticketDate: SALE_DATE });
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'post',
+    path: TICKETS,
+    status: 503,
+    what: 'the database is gone',
+    send: (t) => buyTicket(t, { ticketType: 'event', eventId: randomUUID(), ticketDate: SALE_DATE }),
+  },
+
   // Tickets after their purchase: reads, the QR code, check-ins
   {
     app: 'main',
@@ -1790,6 +1919,7 @@ describeApp(
           [TOKENS, 'post'],
           [TOKENS, 'get'],
           [TOKEN_ITEM, 'delete'],
+          [TICKETS, 'post'],
           [TICKET, 'get'],
           [TICKET_QR, 'get'],
           [HOURS, 'get'],

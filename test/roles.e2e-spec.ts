@@ -366,6 +366,29 @@ const ROUTES: Record<string, RouteCase> = {
   'ALL /calendar/:token.ics': open('PUT', '/calendar/anything.ics', 405),
   'ALL /calendar/*rest': open('GET', '/calendar/anything/more', 404),
   // Tickets (issue 28): everyone reads them; box office and above check them in.
+  'POST /tickets': {
+    async check(t, caller) {
+      const event = validEvent({ dates: ['2099-06-01'] });
+      expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+      const res = await send(t, 'POST', '/tickets', caller).send({
+        ticketType: 'event',
+        eventId: event.eventId,
+        ticketDate: '2099-06-01',
+      });
+      if (caller === 'anonymous') expectUnauthorized(res, '/tickets');
+      if (caller === 'viewer') forbidden(res, '/tickets', 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 201);
+      const rows = (await t.app
+        .get(DataSource)
+        .query('SELECT COUNT(*) AS n FROM tickets WHERE event_id = ?', [event.eventId])) as { n: unknown }[];
+      expect(Number(rows[0].n)).toBe(atLeast(caller, 'box-office') ? 1 : 0);
+    },
+  },
+  'ALL /tickets': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => '/tickets',
+  ),
   'GET /tickets/:ticketId': authenticated(
     everyRole((res) => expectStatus(res, 200)),
     'GET',

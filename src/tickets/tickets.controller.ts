@@ -1,13 +1,23 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/basic.strategy.js';
 import { clientAddress } from '../auth/basic.strategy.js';
 import { RequiresRole } from '../auth/roles.js';
 import { ApiProblemResponses, type ProblemResponse } from '../common/problem/api-problem-responses.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
-import { TicketResponse } from './dto/ticket-response.dto.js';
+import { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import { TicketsService } from './tickets.service.js';
 
 /** The 409s of a check-in, one problem type each, so that a door app can tell them apart. */
@@ -25,6 +35,77 @@ const CHECK_IN_CONFLICT: ProblemResponse = {
 @Controller('tickets')
 export class TicketsController {
   constructor(private readonly tickets: TicketsService) {}
+
+  @Post()
+  @RequiresRole('box-office')
+  @HttpCode(201)
+  // Above @Idempotent(), so that they replace its 409 and 422 (decorators apply bottom-up) with this
+  // operation's words, which name both causes of each.
+  @ApiProblemResponses(
+    {
+      status: 409,
+      description:
+        "Sold out (`urn:museum:problem:sold-out`): the event, or the day's general admission, has no ticket left. " +
+        'Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.',
+      detail: 'This event is sold out: all 100 of its tickets are sold.',
+    },
+    {
+      status: 422,
+      description:
+        "`ticketDate` is not one of the event's ISO dates (`urn:museum:problem:not-an-event-date`), or the museum is " +
+        'closed that day (`urn:museum:problem:museum-closed`); or this Idempotency-Key was already used by this user ' +
+        'for a different request.',
+      detail: '2026-12-03 is not a date of this event; its dates are 2026-12-01, 2026-12-05.',
+    },
+  )
+  @Idempotent()
+  @ApiOperation({
+    operationId: 'buyMuseumTickets',
+    summary: 'Buy museum tickets',
+    description:
+      'Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on ' +
+      "one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum " +
+      "is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent " +
+      "purchases never sell more than the capacity. The ticket keeps the price paid: the event's price at the moment " +
+      'of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).',
+  })
+  @ApiConsumes('application/json')
+  @ApiBody({ type: BuyTicketsDto })
+  @ApiCreatedResponse({
+    description: 'Created: the Museum API confirmation, with the confirmation code that the QR code holds.',
+    type: TicketConfirmationResponse,
+    headers: {
+      Location: {
+        description: 'Path of the new ticket: /tickets/{ticketId}',
+        required: true,
+        schema: { type: 'string' },
+      },
+      'Idempotent-Replayed': {
+        description:
+          'Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key.',
+        required: false,
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
+  @ApiProblemResponses(
+    400,
+    401,
+    { status: 404, description: 'No special event has this eventId.' },
+    413,
+    415,
+    429,
+    431,
+    503,
+  )
+  async buy(
+    @Body() body: BuyTicketsDto,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TicketConfirmationResponse> {
+    const confirmation = await this.tickets.buy(body);
+    response.location(`/tickets/${confirmation.ticketId}`);
+    return confirmation;
+  }
 
   @Get(':ticketId')
   @RequiresRole('viewer')

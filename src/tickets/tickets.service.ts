@@ -1,11 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemException } from '../common/problem/problem.js';
+import { v7 as uuidv7 } from 'uuid';
+import { FailureLimiter } from '../auth/failure-limiter.js';
+import { ProblemException, validationProblem } from '../common/problem/problem.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../config/museum-clock.js';
 import { SqlStatements, type SqlStatement } from '../database/sql-statements.js';
-import { FailureLimiter } from '../auth/failure-limiter.js';
-import type { TicketResponse } from './dto/ticket-response.dto.js';
+import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { SpecialEventsService } from '../special-events/special-events.service.js';
+import { newConfirmationCode } from './confirmation-code.js';
+import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
+import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { TicketStatus, TicketType } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
+
+export const SOLD_OUT_PROBLEM_TYPE = 'urn:museum:problem:sold-out';
+export const NOT_AN_EVENT_DATE_PROBLEM_TYPE = 'urn:museum:problem:not-an-event-date';
+export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
 
 export const ALREADY_CHECKED_IN_PROBLEM_TYPE = 'urn:museum:problem:ticket-already-checked-in';
 export const TICKET_CANCELLED_PROBLEM_TYPE = 'urn:museum:problem:ticket-cancelled';
@@ -60,14 +71,104 @@ const codeGuessesOf = (username: string): string => `${username}\ncheck-in codes
 
 const iso = (ms: number | string | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-/** Reads tickets, draws their QR codes and checks them in at the door. */
+const INSERT_TICKET =
+  'INSERT INTO tickets (ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, ' +
+  "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)";
+
+/** Sells tickets, reads them, draws their QR codes and checks them in at the door. */
 @Injectable()
 export class TicketsService {
+  private readonly generalAdmissionPrice: number;
+
   constructor(
     private readonly sql: SqlStatements,
     private readonly clock: MuseumClock,
     private readonly limiter: FailureLimiter,
-  ) {}
+    private readonly events: SpecialEventsService,
+    private readonly hours: MuseumHoursService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
+  }
+
+  /**
+   * Buys one ticket: a seat of an event (SpecialEventsService.reserveTicket) or a day's general
+   * admission (MuseumHoursService.admitGeneral), the ticket's INSERT joined to the same
+   * transaction: a place is never taken without its ticket, nor the other way round, and the
+   * database decides the capacity.
+   */
+  async buy(body: BuyTicketsDto): Promise<TicketConfirmationResponse> {
+    if (body.ticketType === 'general' && body.eventId !== undefined) {
+      throw validationProblem([{ field: 'eventId', message: 'eventId must be absent for a general ticket' }]);
+    }
+    const today = this.clock.today();
+    if (body.ticketDate < today) {
+      throw validationProblem([
+        {
+          field: 'ticketDate',
+          message: `ticketDate must not be in the past: today is ${today} in the museum's time zone (${this.clock.timeZone})`,
+        },
+      ]);
+    }
+    const ticketId = uuidv7();
+    const confirmationCode = newConfirmationCode();
+    const insert = (price: number, eventId: string | null): SqlStatement => ({
+      sql: INSERT_TICKET,
+      parameters: [
+        ticketId,
+        body.ticketType,
+        body.ticketDate,
+        eventId,
+        body.email ?? null,
+        price,
+        confirmationCode,
+        Date.now(),
+      ],
+    });
+    if (body.ticketType === 'event') {
+      const eventId = body.eventId as string;
+      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
+        insert(event.price, event.eventId),
+      ]);
+      if (reservation.outcome === 'no-event') {
+        throw new ProblemException(404, `No special event has eventId ${eventId}.`);
+      }
+      if (reservation.outcome === 'not-a-date') {
+        const dates =
+          reservation.dates.length === 0 ? 'it has no ISO date' : `its dates are ${reservation.dates.join(', ')}`;
+        throw new ProblemException(422, `${body.ticketDate} is not a date of this event; ${dates}.`, {
+          type: NOT_AN_EVENT_DATE_PROBLEM_TYPE,
+        });
+      }
+      if (reservation.outcome === 'sold-out') {
+        throw soldOut(`This event is sold out: all ${reservation.capacity} of its tickets are sold.`);
+      }
+      return {
+        message: 'Museum special event ticket purchased',
+        ticketId,
+        ticketType: 'event',
+        ticketDate: body.ticketDate,
+        eventId,
+        confirmationCode,
+      };
+    }
+    const admission = await this.hours.admitGeneral(body.ticketDate, [insert(this.generalAdmissionPrice, null)]);
+    if (admission.outcome === 'closed') {
+      throw new ProblemException(422, `The museum is closed on ${body.ticketDate}.`, {
+        type: MUSEUM_CLOSED_PROBLEM_TYPE,
+      });
+    }
+    if (admission.outcome === 'sold-out') {
+      throw soldOut(`General admission is sold out on ${body.ticketDate}: all ${admission.capacity} tickets are sold.`);
+    }
+    return {
+      message: 'Museum general entry ticket purchased',
+      ticketId,
+      ticketType: 'general',
+      ticketDate: body.ticketDate,
+      confirmationCode,
+    };
+  }
 
   async get(ticketId: string): Promise<TicketResponse> {
     return toResponse(await this.find('ticket_id', ticketId));
@@ -159,6 +260,10 @@ export class TicketsService {
     const rows = await this.sql.select<TicketRow>(`SELECT ${COLUMNS} FROM tickets WHERE ${column} = ?`, [value]);
     return rows[0] ?? null;
   }
+}
+
+function soldOut(detail: string): ProblemException {
+  return new ProblemException(409, detail, { type: SOLD_OUT_PROBLEM_TYPE });
 }
 
 function notFound(ticketId: string): ProblemException {
