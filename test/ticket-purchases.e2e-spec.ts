@@ -302,3 +302,38 @@ describe('POST /tickets under contention: 500 concurrent purchases for 100 place
     expect(await ticketRows(t, "ticket_type = 'general' AND ticket_date = ?", [SATURDAY])).toBe(100);
   }, 120_000);
 });
+
+describe("POST /tickets: the past is the museum's (MUSEUM_TIME_ZONE), on a fake clock", () => {
+  // At 11:30 UTC on 1 December it is already 00:30 on the 2nd in Auckland (UTC+13).
+  const t = useTestApp({ MUSEUM_TIME_ZONE: 'Pacific/Auckland' });
+
+  beforeAll(async () => {
+    await t.app.get(UsersService).add(DOOR.user, DOOR.password, 'box-office');
+  }, 60_000);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("refuses the UTC date once it is yesterday in the museum, and sells the museum's today", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-01T11:30:00.000Z'));
+    const eventId = await createEvent(t, { dates: ['2026-12-01', '2026-12-02'] });
+    const past = expectProblem(
+      await buy(t, { ticketType: 'event', eventId, ticketDate: '2026-12-01' }),
+      400,
+      '/tickets',
+      true,
+    );
+    expect(past.errors).toEqual([
+      {
+        field: 'ticketDate',
+        message: "ticketDate must not be in the past: today is 2026-12-02 in the museum's time zone (Pacific/Auckland)",
+      },
+    ]);
+    expectStatus(await buy(t, { ticketType: 'event', eventId, ticketDate: '2026-12-02' }), 201);
+    // A minute before midnight in Auckland the 1st is still today there.
+    vi.setSystemTime(new Date('2026-12-01T10:59:00.000Z'));
+    expectStatus(await buy(t, { ticketType: 'event', eventId, ticketDate: '2026-12-01' }), 201);
+  });
+});
