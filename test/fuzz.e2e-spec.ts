@@ -1591,6 +1591,12 @@ function predictList(query: ListQuery): ListPrediction {
     errors.add(400);
     return fallback;
   };
+  // An extra parameter, a second `limit` or `page` among them, is decided before the page's
+  // offset: with `limit=5` added, page 1002 skips 5,005 events, not the default limit's 10,010.
+  if (query.extra) {
+    open.add(400);
+    if (['limit', 'startDate', 'page'].includes(query.extra[0])) exactPage = false;
+  }
   const limit = integer(query.limit, 10, 100);
   if (query.limit !== undefined && CANONICAL_INTEGER.test(query.limit) && Number(query.limit) > 100) errors.add(400);
   // A page that skips more than 10,000 events ((page - 1) × limit) is refused with a 400 that
@@ -1601,10 +1607,6 @@ function predictList(query: ListQuery): ListPrediction {
     else open.add(400);
   }
   if (query.cursor !== undefined) errors.add(400);
-  if (query.extra) {
-    open.add(400);
-    if (['limit', 'startDate', 'page'].includes(query.extra[0])) exactPage = false;
-  }
   const statuses = errors.size > 0 ? new Set([400]) : new Set([200, ...open]);
   return { statuses, start, end, limit, page: exactPage ? page : null };
 }
