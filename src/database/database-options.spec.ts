@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, getMetadataArgsStorage } from 'typeorm';
 import { buildDataSourceOptions, DEFAULT_POOL, MIGRATIONS } from './database-options.js';
 
 const MYSQL = {
@@ -75,6 +75,17 @@ describe('buildDataSourceOptions', () => {
   });
 });
 
+/** The entity classes of every `*.entity.ts` file under src/. */
+async function allEntities(): Promise<Function[]> {
+  const src = join(import.meta.dirname, '..');
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.entity.ts'));
+  for (const file of files) await import(join(src, file));
+  const entities = getMetadataArgsStorage().tables.map((table) => table.target as Function);
+  expect(files.length).toBeGreaterThanOrEqual(3);
+  expect(entities.length).toBeGreaterThanOrEqual(files.length);
+  return entities;
+}
+
 describe('a real SQLite file with the migrations applied', () => {
   let dir: string;
   let path: string;
@@ -87,7 +98,12 @@ describe('a real SQLite file with the migrations applied', () => {
     }
     dir = mkdtempSync(join(tmpdir(), 'museum-options-'));
     path = join(dir, 'events.sqlite');
-    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    // Every entity of every module, found as the migration CLI finds them (ENTITY_FILES: each
+    // *.entity file under src/), so that the schema check below covers a new module's too.
+    dataSource = new DataSource({
+      ...buildDataSourceOptions({ type: 'sqlite', path }, true),
+      entities: await allEntities(),
+    });
     await dataSource.initialize();
   });
 
@@ -179,6 +195,9 @@ describe('a real SQLite file with the migrations applied', () => {
   });
 
   it('matches the entities: TypeORM finds no schema change to make', async () => {
+    expect(dataSource.entityMetadatas.map((metadata) => metadata.tableName)).toEqual(
+      expect.arrayContaining(['special_events', 'special_event_dates', 'users', 'webhook_subscriptions']),
+    );
     const sql = await dataSource.driver.createSchemaBuilder().log();
     expect(sql.upQueries.map((query) => query.query)).toEqual([]);
   });
