@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT } from '../test/helpers/service-process.js';
+import { EVENT_BODY } from './bodies.js';
 import { serviceEnv, sqliteDatabase, withoutAdmin } from './databases.js';
 import { httpCall, sleep } from './http.js';
 import type { BenchDatabase } from './databases.js';
@@ -22,7 +23,7 @@ import {
   type StartupResult,
 } from './report.js';
 import { measureStartToReady, SERVER_CORE, type Pinning, type StartedServer } from './servers.js';
-import { runLoad } from './workloads.js';
+import { runLoad, type WorkloadName } from './workloads.js';
 
 const RESTARTS = 5;
 
@@ -184,6 +185,8 @@ export async function measureSingleFlight(
 interface CreateVariant {
   readonly name: string;
   readonly idempotencyKeys?: boolean;
+  /** Another workload than create on the same service (a purchase), with each request's body. */
+  readonly load?: { readonly workload: WorkloadName; readonly path: string; readonly nextBody: () => string };
   readonly before?: () => Promise<void>;
   /** Called after each of its runs; what it returns is kept with the run (a backlog, say). */
   readonly after?: () => Promise<string | undefined>;
@@ -205,7 +208,8 @@ async function alternateCreates(
     await side.before?.();
     const outcome = await runLoad({
       baseUrl: `http://127.0.0.1:${server.port}`,
-      workload: 'create',
+      workload: side.load?.workload ?? 'create',
+      ...(side.load === undefined ? {} : { path: side.load.path, nextBody: side.load.nextBody }),
       connections: plan.connections,
       durationSec: warmup ? plan.warmupSec : plan.durationSec,
       authorization,
@@ -331,4 +335,50 @@ export async function measureWebhookCost(
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   }
+}
+
+/** Events on sale during a purchase run: a real box office sells for many, not one hot row. */
+const EVENTS_ON_SALE = 100;
+/** A date no run reaches: every purchase is for the future, and no event has a capacity. */
+const SALE_DATE = '2099-12-31';
+
+/**
+ * Ticket purchases (POST /tickets, an event ticket: the seat taken and the ticket written in one
+ * transaction) against creates, in alternation on the same service: the purchase's cost as a
+ * share of a create's req/s (issue 28 asks for at least 0.6). The purchases go round
+ * EVENTS_ON_SALE events made through the API before the first run, without a capacity.
+ */
+export async function measureTicketCost(
+  server: StartedServer,
+  database: BenchDatabase,
+  authorization: string,
+  plan: Plan,
+): Promise<{ result: CreateCostResult; problems: string[] }> {
+  const eventIds: string[] = [];
+  for (let i = 0; i < EVENTS_ON_SALE; i++) {
+    const created = await httpCall({
+      port: server.port,
+      method: 'POST',
+      path: '/special-events',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...(JSON.parse(EVENT_BODY) as object), dates: [SALE_DATE] }),
+    });
+    if (created.status !== 201) throw new Error(`POST /special-events: ${created.status} ${created.body}`);
+    eventIds.push((JSON.parse(created.body) as { eventId: string }).eventId);
+  }
+  const bodies = eventIds.map((eventId) =>
+    JSON.stringify({ ticketType: 'event', eventId, ticketDate: SALE_DATE, email: 'visitor@example.org' }),
+  );
+  let next = 0;
+  return alternateCreates(
+    server,
+    database,
+    authorization,
+    plan,
+    { name: 'create' },
+    {
+      name: 'buy-ticket (an event ticket)',
+      load: { workload: 'buy-ticket', path: '/tickets', nextBody: () => bodies[next++ % bodies.length] as string },
+    },
+  );
 }

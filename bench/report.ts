@@ -375,6 +375,16 @@ export function evaluateTargets(report: BenchReport): Target[] {
           },
     );
   }
+  for (const cost of report.createCosts.filter((c) => c.variant.startsWith('buy-ticket'))) {
+    targets.push(
+      check(
+        `${cost.database}: ${cost.variant} ≥ 0.60 of a ${cost.plain}, req/s`,
+        cost.ratio,
+        (v) => v >= 0.6,
+        (v) => v.toFixed(2),
+      ),
+    );
+  }
   for (const cost of report.createCosts.filter((c) => c.database === 'sqlite' && c.variant.includes('webhook'))) {
     targets.push(
       check(

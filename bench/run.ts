@@ -31,6 +31,8 @@
  *   empty table of the same kind (the control), to compare latency run by run: create, delete,
  *   get, list, update and `list-deep` (the page 50 `next` links deep); the list's query plans on
  *   the large table are printed and judged (test/helpers/query-plan.ts);
+ * - on the service on each database, `buy-ticket` (POST /tickets, an event ticket for one of 100
+ *   events without a capacity) in alternation with `create`: the purchase's share of a create's req/s;
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
  *   ADMIN_USERNAME/ADMIN_PASSWORD, which cost a scrypt check at start), and the password hashes that
  *   50 concurrent first requests and 10 repeated wrong ones cost (auth_password_checks_total).
@@ -62,7 +64,13 @@ import {
   WRONG_AUTHORIZATION,
   type BenchDatabase,
 } from './databases.js';
-import { measureIdempotencyCost, measureSingleFlight, measureStartup, measureWebhookCost } from './extras.js';
+import {
+  measureIdempotencyCost,
+  measureSingleFlight,
+  measureStartup,
+  measureTicketCost,
+  measureWebhookCost,
+} from './extras.js';
 import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure.js';
 import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
 import {
@@ -86,7 +94,7 @@ import {
   type Pinning,
   type StartedServer,
 } from './servers.js';
-import { LARGE_TABLE_ONLY, LARGE_TABLE_WORKLOADS } from './workloads.js';
+import { LARGE_TABLE_ONLY, LARGE_TABLE_WORKLOADS, SERVICE_ONLY } from './workloads.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
@@ -284,7 +292,9 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
         subjects.push(subjectOf(context, stackOf(database.kind), stack, stackDatabase));
       }
     }
-    for (const workload of context.options.only.filter((w) => !LARGE_TABLE_ONLY.includes(w))) {
+    for (const workload of context.options.only.filter(
+      (w) => !LARGE_TABLE_ONLY.includes(w) && !SERVICE_ONLY.includes(w),
+    )) {
       const running = subjects.filter((subject) => runsWorkload(subject.label, workload));
       say(`\n# ${workload}: ${running.map((subject) => subject.label).join(', ')}, in alternation`);
       for (const result of await measureInterleaved(running, workload, context.plan)) {
@@ -310,6 +320,21 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
           context.report.createCosts.push(result);
           context.report.problems.push(...problems);
         }
+      }
+    }
+    if (context.options.only.includes('buy-ticket')) {
+      for (const subject of subjects) {
+        if (subject.database === undefined || (subject.label !== 'sqlite' && subject.label !== 'mysql')) continue;
+        say(`\n# buy-ticket against create on the service (${subject.label}), in alternation`);
+        const { result, problems } = await measureTicketCost(
+          subject.server,
+          subject.database,
+          VALID_AUTHORIZATION,
+          context.plan,
+        );
+        say(`  ${result.variant} ÷ ${result.plain}: ${result.ratio.toFixed(2)} of the req/s`);
+        context.report.createCosts.push(result);
+        context.report.problems.push(...problems);
       }
     }
   } finally {

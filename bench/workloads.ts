@@ -15,6 +15,7 @@ export const WORKLOAD_NAMES = [
   'list',
   'update',
   'list-deep',
+  'buy-ticket',
   'museum-hours',
 ] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
@@ -26,6 +27,11 @@ export const READ_SET_WORKLOADS: readonly WorkloadName[] = ['get', 'list', 'upda
  * table with at least 50 pages in the range, which only the large-table runs and their control have.
  */
 export const LARGE_TABLE_ONLY: readonly WorkloadName[] = ['list-deep'];
+/**
+ * Measured on the service alone, in alternation with creates on the same service (extras.ts,
+ * measureTicketCost): a purchase needs events of its own to buy for, and the references sell nothing.
+ */
+export const SERVICE_ONLY: readonly WorkloadName[] = ['buy-ticket'];
 /** What the large-table runs measure against a service on an empty table. */
 export const LARGE_TABLE_WORKLOADS: readonly WorkloadName[] = [
   'create',
@@ -83,6 +89,8 @@ export interface LoadSpec {
   readonly path?: string;
   /** create: every request carries a new Idempotency-Key (what a retrying client sends). */
   readonly idempotencyKeys?: boolean;
+  /** buy-ticket: the body of each request (which event it buys for). */
+  readonly nextBody?: () => string;
 }
 
 interface RequestShape {
@@ -98,6 +106,7 @@ const SHAPES: Readonly<Record<WorkloadName, RequestShape>> = {
   list: { method: 'GET' },
   'list-deep': { method: 'GET' },
   update: { method: 'PATCH', body: UPDATE_BODY },
+  'buy-ticket': { method: 'POST' },
   'museum-hours': { method: 'GET' },
 };
 
@@ -122,7 +131,8 @@ export async function runLoad(spec: LoadSpec): Promise<RunOutcome> {
   const headers: Record<string, string> = spec.authorization ? { authorization: spec.authorization } : {};
   const shape = SHAPES[spec.workload];
   const nextPath = spec.nextPath;
-  if (shape.body !== undefined) headers['content-type'] = 'application/json';
+  const nextBody = spec.nextBody;
+  if (shape.body !== undefined || nextBody !== undefined) headers['content-type'] = 'application/json';
   const options: autocannon.Options = {
     url: `${spec.baseUrl}${spec.path ?? '/special-events'}`,
     connections: spec.connections,
@@ -140,6 +150,13 @@ export async function runLoad(spec: LoadSpec): Promise<RunOutcome> {
                 headers: { ...request.headers, 'idempotency-key': randomUUID() },
               }),
             },
+          ],
+        }
+      : {}),
+    ...(nextBody
+      ? {
+          requests: [
+            { setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, body: nextBody() }) },
           ],
         }
       : {}),

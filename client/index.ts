@@ -26,6 +26,10 @@ export type WeeklyHours = components['schemas']['WeeklyHoursDto'];
 /** The body of PUT /museum-hours/{date}, and its answer. */
 export type HoursException = components['schemas']['HoursExceptionDto'];
 export type StoredHoursException = components['schemas']['HoursExceptionResponse'];
+/** The body of POST /tickets (buyMuseumTickets), its confirmation, and a ticket as GET and check-ins return it. */
+export type TicketPurchase = components['schemas']['BuyTicketsDto'];
+export type TicketConfirmation = components['schemas']['TicketConfirmationResponse'];
+export type Ticket = components['schemas']['TicketResponse'];
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components['schemas']['ProblemDetailsSchema'];
 export type MuseumClient = Client<paths>;

@@ -11,6 +11,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MuseumHoursModule } from './museum-hours/museum-hours.module.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
+import { TicketsModule } from './tickets/tickets.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
@@ -33,6 +34,7 @@ export class AppModule {
         CalendarModule,
         WebhooksModule,
         MuseumHoursModule,
+        TicketsModule,
         HealthModule,
         ...modules,
       ],

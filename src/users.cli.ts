@@ -15,16 +15,18 @@ import { UserManagementError, UsersService } from './auth/users.service.js';
 const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
 
 Usage:
-  npm run users -- add <username> [--role viewer|editor|admin]
+  npm run users -- add <username> [--role viewer|box-office|editor|admin]
                                         create a user (an editor unless --role says
                                         otherwise); asks for the password
   npm run users -- passwd <username>    set a new password; asks for it
-  npm run users -- role <username> <viewer|editor|admin>
+  npm run users -- role <username> <viewer|box-office|editor|admin>
                                         change what the user may do
   npm run users -- remove <username>    delete a user
   npm run users -- list [--json]        list users with their roles
 
-Roles: a viewer lists and reads special events; an editor may also create, change and delete.
+Roles: a viewer reads special events and tickets; box-office may also sell tickets and check them
+in; an editor may also create, change and delete special events; an admin also manages webhooks
+and calendar feed tokens.
 
 The password is read from the terminal (not echoed, asked twice) or, when standard input is not
 a terminal, from its first line: never from the command line, where other users of the machine
@@ -111,7 +113,8 @@ function parseArguments(command: string, args: string[]): Arguments {
     return { username: '', json: args.includes('--json') };
   }
   if (command === 'role') {
-    if (args.length !== 2) throw new UsageError('role needs a user name and a role (viewer, editor or admin).');
+    if (args.length !== 2)
+      throw new UsageError('role needs a user name and a role (viewer, box-office, editor or admin).');
     return { username: args[0], json: false, role: roleArgument(args[1]) };
   }
   if (command === 'add') {
@@ -119,7 +122,7 @@ function parseArguments(command: string, args: string[]): Arguments {
     if (roleAt !== -1) {
       const inline = args[roleAt].startsWith('--role=');
       const value = inline ? args[roleAt].slice('--role='.length) : args[roleAt + 1];
-      if (value === undefined) throw new UsageError('--role needs a value: viewer, editor or admin.');
+      if (value === undefined) throw new UsageError('--role needs a value: viewer, box-office, editor or admin.');
       const rest = args.filter((_arg, index) => index !== roleAt && (inline || index !== roleAt + 1));
       return { ...parseArguments(command, rest), role: roleArgument(value) };
     }

@@ -489,7 +489,7 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
     expect(corsHeaders(deleted.headers)).toEqual([]);
   });
 
-  it('/docs renders both operations, and the museum hours, in Chromium (screenshot: test-results/docs.png)', async () => {
+  it('/docs renders the operations, the museum hours and the tickets, in Chromium (screenshot: test-results/docs.png)', async () => {
     const page = await context.newPage();
     try {
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -524,6 +524,22 @@ describe.runIf(HAVE_CHROMIUM)('browser clients (Chromium)', () => {
       expect(await page.locator('.opblock-tag[data-tag="Museum hours"]').count()).toBe(1);
       await expect.poll(() => page.locator('.opblock-summary-path[data-path="/museum-hours/weekly"]').count()).toBe(2);
       expect(await page.locator('.info .title').innerText()).toContain('Museum Special Events');
+      // The ticket operations (issue 28), under their tag, and a description that says what the service does now.
+      for (const [method, path] of [
+        ['post', '/tickets'],
+        ['get', '/tickets/{ticketId}/qr'],
+        ['post', '/check-ins'],
+      ] as const) {
+        const operation = page.locator(`.opblock.opblock-${method}`, {
+          has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
+        });
+        await operation.waitFor({ state: 'visible', timeout: 45_000 });
+        expect(await shown(operation)).toBe(path);
+      }
+      expect(await page.locator('.opblock-tag[data-tag="Tickets"]').count()).toBe(1);
+      const description = await page.locator('.info .description').innerText();
+      expect(description).toContain('tickets for general admission or a special event');
+      expect(description).not.toContain("Create and delete a museum's special events");
       await mkdir(fileURLToPath(new URL('../test-results/', import.meta.url)), { recursive: true });
       // Both e2e projects run this file at once: write aside, then rename (atomic) into place.
       const png = await page.screenshot({ fullPage: true });

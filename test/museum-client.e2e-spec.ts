@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import type { components, paths } from '../.test-build/museum-api/schema.js';
 import { basicHeader, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
+import { decodeQr } from './helpers/tickets.js';
 
 /**
  * Issue 16: a client generated from the Redocly Museum API (`../shared/anchors/museum-openapi.yaml`,
@@ -228,6 +229,61 @@ describe('a client generated from the Museum API (openapi-typescript + openapi-f
     const bad = await museum.GET('/museum-hours', { params: { query: { startDate: '2023-09-11', limit: 31 } } });
     expect(bad.response.status).toBe(400);
     expect(museumSchemaProblems('Error', bad.error)).toStrictEqual([]);
+  });
+
+  it('buys both kinds of ticket (buyMuseumTickets) and fetches a QR code (getTicketCode) that holds the confirmation code', async () => {
+    // A week and eight days ahead (the museum's time zone is UTC here): dates no run reaches, within any horizon.
+    const day = (ahead: number): string => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const [eventDay, openDay] = [day(7), day(8)];
+    const event = await create(museumEvent(2099, { dates: [eventDay] }));
+    // The opening hours are this service's addition (the Museum API has no write side): set with plain fetch.
+    const opened = await fetch(`${t.baseUrl}/museum-hours/${openDay}`, {
+      method: 'PUT',
+      headers: { Authorization: basicHeader(TEST_USER, TEST_PASSWORD), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeOpen: '09:00', timeClose: '18:00' }),
+    });
+    expect(opened.status).toBe(200);
+
+    const general = await museum.POST('/tickets', {
+      body: { ticketType: 'general', ticketDate: openDay, email: 'todd@example.com' },
+    });
+    expect({ status: general.response.status, error: general.error }).toStrictEqual({ status: 201, error: undefined });
+    expect(museumSchemaProblems('MuseumTicketsConfirmation', general.data)).toStrictEqual([]);
+    expect(general.data).toStrictEqual({
+      message: 'Museum general entry ticket purchased',
+      ticketId: expect.any(String) as unknown,
+      ticketType: 'general',
+      ticketDate: openDay,
+      confirmationCode: expect.stringMatching(/^ticket-/) as unknown,
+    });
+
+    const special = await museum.POST('/tickets', {
+      body: { ticketType: 'event', eventId: event.eventId, ticketDate: eventDay, email: 'todd@example.com' },
+    });
+    expect({ status: special.response.status, error: special.error }).toStrictEqual({ status: 201, error: undefined });
+    expect(museumSchemaProblems('MuseumTicketsConfirmation', special.data)).toStrictEqual([]);
+    expect(special.data).toMatchObject({
+      message: 'Museum special event ticket purchased',
+      ticketType: 'event',
+      ticketDate: eventDay,
+      eventId: event.eventId,
+    });
+
+    for (const bought of [general.data, special.data]) {
+      const code = await museum.GET('/tickets/{ticketId}/qr', {
+        params: { path: { ticketId: bought?.ticketId as string } },
+        parseAs: 'arrayBuffer',
+      });
+      expect(code.response.status).toBe(200);
+      expect(code.response.headers.get('content-type')).toBe('image/png');
+      expect(decodeQr(Buffer.from(code.data as ArrayBuffer))).toBe(bought?.confirmationCode);
+    }
+
+    const missing = await museum.GET('/tickets/{ticketId}/qr', {
+      params: { path: { ticketId: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f' } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(museumSchemaProblems('Error', missing.error)).toStrictEqual([]);
   });
 
   it('credentials come only from the middleware: with a wrong password every operation is a 401', async () => {

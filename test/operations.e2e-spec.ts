@@ -104,7 +104,7 @@ describe('GET /openapi.json', () => {
     expect(res.body).toStrictEqual(doc);
   });
 
-  it('documents exactly create, list, get, update and delete of special events, the calendar feed, webhooks, museum hours, health and metrics', () => {
+  it('documents exactly create, list, get, update and delete of special events, the calendar feed, webhooks, museum hours, tickets, health and metrics', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/health/live',
@@ -122,8 +122,18 @@ describe('GET /openapi.json', () => {
         '/museum-hours',
         '/museum-hours/weekly',
         '/museum-hours/{date}',
+        '/tickets',
+        '/tickets/{ticketId}',
+        '/tickets/{ticketId}/qr',
+        '/tickets/{ticketId}/check-in',
+        '/check-ins',
       ].sort(),
     );
+    expect(Object.keys(doc.paths['/tickets'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/tickets/{ticketId}'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/tickets/{ticketId}/qr'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/tickets/{ticketId}/check-in'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/check-ins'])).toEqual(['post']);
     expect(Object.keys(doc.paths['/webhooks']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/webhooks/{webhookId}'])).toEqual(['delete']);
     expect(Object.keys(doc.paths['/webhooks/{webhookId}/enable'])).toEqual(['post']);
@@ -162,6 +172,27 @@ describe('GET /openapi.json', () => {
       '431',
       '503',
     ]);
+  });
+
+  it('buyMuseumTickets and getTicketCode keep the Museum API operation ids; the QR code is image/png', () => {
+    const buy = doc.paths['/tickets'].post;
+    const code = doc.paths['/tickets/{ticketId}/qr'].get;
+    expect([buy.operationId, code.operationId]).toEqual(['buyMuseumTickets', 'getTicketCode']);
+    expect(Object.keys(responses(buy)).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '431',
+      '503',
+    ]);
+    expect(Object.keys((responses(code)['200'] as Body).content as Body)).toEqual(['image/png']);
   });
 
   it('response codes are exactly the contract: delete 204,400,401,403,404,429,431,503', () => {

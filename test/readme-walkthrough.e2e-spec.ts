@@ -82,7 +82,16 @@ describe('the README walk-through with curl', () => {
     const steps = parseSteps(walkthroughBlock());
     expect(steps.length).toBeGreaterThanOrEqual(8);
     const shown = steps.map((step) => step.commands.join('\n'));
-    for (const operation of ['-X PATCH', '-X DELETE', '/special-events?startDate=', '%header{location}']) {
+    for (const operation of [
+      '-X PATCH',
+      '-X DELETE',
+      '/special-events?startDate=',
+      '%header{location}',
+      '/museum-hours/weekly',
+      '/museum-hours?limit=',
+      'http://localhost:3000/tickets',
+      '$TICKET/qr',
+    ]) {
       expect(shown.some((command) => command.includes(operation))).toBe(true);
     }
   });

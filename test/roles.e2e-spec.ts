@@ -4,32 +4,37 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
+import { MuseumClock } from '../src/config/museum-clock.js';
 import { User } from '../src/auth/user.entity.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
+import { seedTicket } from './helpers/tickets.js';
 
 /* oxlint-disable vitest/expect-expect -- the route cases assert through the expect* helpers */
 
 /**
- * Roles (issue 19): a viewer lists and reads, an editor does everything on special events, an
- * admin also manages calendar feed tokens. Every route the app has registered is tried
- * anonymously, as a viewer and as an editor, from a table keyed by the registered routes
+ * Roles (issues 19 and 28): a viewer lists and reads, box office also sells tickets and checks
+ * them in (but changes no event), an editor does everything on special events, an admin also
+ * manages calendar feed tokens and webhooks. Every route the app has registered is tried
+ * anonymously and as each role, from a table keyed by the registered routes
  * themselves: a new route without a row here fails the test, so no route ships without a decision
  * about who may call it.
  */
 
 const VIEWER = { user: 'kiosk', password: 'kiosk-password-1234' };
 const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
+const BOX_OFFICE = { user: 'door', password: 'door-password-12345' };
 const EDITOR = { user: 'curator', password: 'curator-password-1234' };
 const WEBHOOK_URL = 'http://127.0.0.1:9/hook';
 
 /** The bootstrap user (TEST_USER, from ADMIN_USERNAME) is the admin. */
-type Caller = 'anonymous' | 'viewer' | 'editor' | 'admin';
-const CALLERS = ['anonymous', 'viewer', 'editor', 'admin'] as const;
+type Caller = 'anonymous' | 'viewer' | 'box-office' | 'editor' | 'admin';
+const CALLERS = ['anonymous', 'viewer', 'box-office', 'editor', 'admin'] as const;
 const AUTHORIZATION: Record<Caller, string | undefined> = {
   anonymous: undefined,
   viewer: VIEWER_AUTH,
+  'box-office': basicHeader(BOX_OFFICE.user, BOX_OFFICE.password),
   editor: basicHeader(EDITOR.user, EDITOR.password),
   admin: AUTH,
 };
@@ -96,7 +101,7 @@ function authenticated(
   };
 }
 
-const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewer'): void => {
+const forbidden = (res: Response, path: string, needed = 'editor', held: string = 'viewer'): void => {
   const problem = expectProblem(res, 403, path);
   expect(problem.detail).toBe(`This operation needs the ${needed} role; your role is ${held}.`);
 };
@@ -104,6 +109,7 @@ const forbidden = (res: Response, path: string, needed = 'editor', held = 'viewe
 /** The same answer for every authenticated caller. */
 const everyRole = (answer: (res: Response, path: string) => void) => ({
   viewer: answer,
+  'box-office': answer,
   editor: answer,
   admin: answer,
 });
@@ -111,6 +117,7 @@ const everyRole = (answer: (res: Response, path: string) => void) => ({
 /** Only an admin gets `success`; a viewer and an editor are told the admin role is needed. */
 const adminOnly = (success: (res: Response, path: string) => void) => ({
   viewer: (res: Response, path: string) => forbidden(res, path, 'admin', 'viewer'),
+  'box-office': (res: Response, path: string) => forbidden(res, path, 'admin', 'box-office'),
   editor: (res: Response, path: string) => forbidden(res, path, 'admin', 'editor'),
   admin: success,
 });
@@ -127,6 +134,18 @@ async function webhookExists(t: TestApp, webhookId: string): Promise<boolean> {
     .get(DataSource)
     .query('SELECT webhook_id FROM webhook_subscriptions WHERE webhook_id = ?', [webhookId])) as unknown[];
   return rows.length === 1;
+}
+
+async function ticketStatus(t: TestApp, ticketId: string): Promise<string> {
+  const rows = (await t.app.get(DataSource).query('SELECT status FROM tickets WHERE ticket_id = ?', [ticketId])) as {
+    status: string;
+  }[];
+  return rows[0].status;
+}
+
+/** A 200 with a PNG (no text body to show, unlike expectStatus). */
+function expectPng(res: Response): void {
+  expect({ status: res.status, type: res.headers['content-type'] }).toEqual({ status: 200, type: 'image/png' });
 }
 
 /** Anyone, with or without credentials, gets `status`. */
@@ -162,7 +181,7 @@ const ROUTES: Record<string, RouteCase> = {
       const event = validEvent();
       const res = await send(t, 'POST', '/special-events', caller).send(event);
       if (caller === 'anonymous') expectUnauthorized(res, '/special-events');
-      if (caller === 'viewer') forbidden(res, '/special-events');
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, '/special-events', 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 201);
       expect(await eventExists(t, event.eventId as string)).toBe(atLeast(caller, 'editor'));
     },
@@ -172,7 +191,8 @@ const ROUTES: Record<string, RouteCase> = {
       const eventId = await createEvent(t);
       const res = await send(t, 'DELETE', `/special-events/${eventId}`, caller);
       if (caller === 'anonymous') expectUnauthorized(res, `/special-events/${eventId}`);
-      if (caller === 'viewer') forbidden(res, `/special-events/${eventId}`);
+      if (caller === 'viewer' || caller === 'box-office')
+        forbidden(res, `/special-events/${eventId}`, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 204);
       expect(await eventExists(t, eventId)).toBe(!atLeast(caller, 'editor'));
     },
@@ -193,7 +213,7 @@ const ROUTES: Record<string, RouteCase> = {
       const path = `/special-events/${eventId}`;
       const res = await send(t, 'PATCH', path, caller).send({ name: `Patched by ${caller}` });
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, path, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 200);
       const rows = (await t.app
         .get(DataSource)
@@ -292,7 +312,7 @@ const ROUTES: Record<string, RouteCase> = {
       const before = await tokenCount(t);
       const res = await send(t, 'POST', '/calendar-tokens', caller).send({ description: `by ${caller}` });
       if (caller === 'anonymous') expectUnauthorized(res, '/calendar-tokens');
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, '/calendar-tokens', 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, '/calendar-tokens', 'admin', caller);
       if (caller === 'admin') expectStatus(res, 201);
       expect(await tokenCount(t)).toBe(before + (caller === 'admin' ? 1 : 0));
     },
@@ -301,7 +321,7 @@ const ROUTES: Record<string, RouteCase> = {
     async check(t, caller) {
       const res = await send(t, 'GET', '/calendar-tokens', caller);
       if (caller === 'anonymous') expectUnauthorized(res, '/calendar-tokens');
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, '/calendar-tokens', 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, '/calendar-tokens', 'admin', caller);
       if (caller === 'admin') expectStatus(res, 200);
     },
   },
@@ -311,7 +331,7 @@ const ROUTES: Record<string, RouteCase> = {
       const path = `/calendar-tokens/${tokenId}`;
       const res = await send(t, 'DELETE', path, caller);
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer' || caller === 'editor') forbidden(res, path, 'admin', caller);
+      if (caller !== 'anonymous' && caller !== 'admin') forbidden(res, path, 'admin', caller);
       if (caller === 'admin') expectStatus(res, 204);
       expect(await tokenExists(t, tokenId)).toBe(caller !== 'admin');
     },
@@ -345,6 +365,91 @@ const ROUTES: Record<string, RouteCase> = {
   },
   'ALL /calendar/:token.ics': open('PUT', '/calendar/anything.ics', 405),
   'ALL /calendar/*rest': open('GET', '/calendar/anything/more', 404),
+  // Tickets (issue 28): everyone reads them; box office and above check them in.
+  'POST /tickets': {
+    async check(t, caller) {
+      const event = validEvent({ dates: ['2099-06-01'] });
+      expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+      const res = await send(t, 'POST', '/tickets', caller).send({
+        ticketType: 'event',
+        eventId: event.eventId,
+        ticketDate: '2099-06-01',
+      });
+      if (caller === 'anonymous') expectUnauthorized(res, '/tickets');
+      if (caller === 'viewer') forbidden(res, '/tickets', 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 201);
+      const rows = (await t.app
+        .get(DataSource)
+        .query('SELECT COUNT(*) AS n FROM tickets WHERE event_id = ?', [event.eventId])) as { n: unknown }[];
+      expect(Number(rows[0].n)).toBe(atLeast(caller, 'box-office') ? 1 : 0);
+    },
+  },
+  'ALL /tickets': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => '/tickets',
+  ),
+  'GET /tickets/:ticketId': authenticated(
+    everyRole((res) => expectStatus(res, 200)),
+    'GET',
+    async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}`,
+  ),
+  'GET /tickets/:ticketId/qr': authenticated(
+    everyRole((res) => expectPng(res)),
+    'GET',
+    async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}/qr`,
+  ),
+  'POST /tickets/:ticketId/check-in': {
+    async check(t, caller) {
+      const { ticketId } = await seedTicket(t, { ticketDate: t.app.get(MuseumClock).today() });
+      const path = `/tickets/${ticketId}/check-in`;
+      const res = await send(t, 'POST', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path, 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
+    },
+  },
+  'POST /check-ins': {
+    async check(t, caller) {
+      const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: t.app.get(MuseumClock).today() });
+      const res = await send(t, 'POST', '/check-ins', caller).send({ code: confirmationCode });
+      if (caller === 'anonymous') expectUnauthorized(res, '/check-ins');
+      if (caller === 'viewer') forbidden(res, '/check-ins', 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
+    },
+  },
+  'ALL /tickets/:ticketId': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'DELETE',
+    () => `/tickets/${randomUUID()}`,
+  ),
+  'ALL /tickets/:ticketId/qr': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'POST',
+    () => `/tickets/${randomUUID()}/qr`,
+  ),
+  'ALL /tickets/:ticketId/check-in': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/check-in`,
+  ),
+  'ALL /tickets/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/more/deeper`,
+  ),
+  'ALL /check-ins': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => '/check-ins',
+  ),
+  'ALL /check-ins/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => '/check-ins/more',
+  ),
   // Museum hours (docs/api.md, Museum hours): viewers read them; editors and admins set them.
   'GET /museum-hours': authenticated(
     everyRole((res) => expectStatus(res, 200)),
@@ -361,7 +466,7 @@ const ROUTES: Record<string, RouteCase> = {
       const week = { ...CLOSED_WEEK, monday: { timeOpen: '09:00', timeClose: caller === 'admin' ? '17:00' : '18:00' } };
       const res = await send(t, 'PUT', '/museum-hours/weekly', caller).send(week);
       if (caller === 'anonymous') expectUnauthorized(res, '/museum-hours/weekly');
-      if (caller === 'viewer') forbidden(res, '/museum-hours/weekly');
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, '/museum-hours/weekly', 'editor', caller);
       if (atLeast(caller, 'editor')) {
         expectStatus(res, 200);
         expect(res.body).toEqual(week);
@@ -373,7 +478,7 @@ const ROUTES: Record<string, RouteCase> = {
       const path = `/museum-hours/${hoursDate()}`;
       const res = await send(t, 'PUT', path, caller).send({ closed: true });
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, path, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 200);
       const again = await request(t.baseUrl).delete(path).set('Authorization', AUTH);
       expectStatus(again, atLeast(caller, 'editor') ? 204 : 404);
@@ -385,7 +490,7 @@ const ROUTES: Record<string, RouteCase> = {
       expectStatus(await request(t.baseUrl).put(path).set('Authorization', AUTH).send({ closed: true }), 200);
       const res = await send(t, 'DELETE', path, caller);
       if (caller === 'anonymous') expectUnauthorized(res, path);
-      if (caller === 'viewer') forbidden(res, path);
+      if (caller === 'viewer' || caller === 'box-office') forbidden(res, path, 'editor', caller);
       if (atLeast(caller, 'editor')) expectStatus(res, 204);
       const again = await request(t.baseUrl).delete(path).set('Authorization', AUTH);
       expectStatus(again, atLeast(caller, 'editor') ? 404 : 204);
@@ -445,6 +550,7 @@ describe('roles: every registered route, tried by each kind of caller', () => {
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');
+    await t.app.get(UsersService).add(BOX_OFFICE.user, BOX_OFFICE.password, 'box-office');
     await t.app.get(UsersService).add(EDITOR.user, EDITOR.password, 'editor');
   }, 60_000);
 

@@ -11,6 +11,8 @@ import {
   type Problem,
   type SpecialEvent,
   type SpecialEventPatch,
+  type Ticket,
+  type TicketConfirmation,
   type CreatedWebhookSubscription,
   type WebhookSubscription,
   type MuseumDailyHours,
@@ -19,6 +21,7 @@ import {
 } from '../client/index.js';
 import { CHALLENGE } from './helpers/problem-assertions.js';
 import { basicHeader, TEST_USER, useTestApp } from './helpers/test-app.js';
+import { decodeQr } from './helpers/tickets.js';
 
 /**
  * The typed client a frontend team uses (issue 6, item 2): client/schema.d.ts is what
@@ -190,6 +193,33 @@ describe('createMuseumClient: webhook subscriptions (admin)', () => {
     expect(refused.response.status).toBe(422);
     expectTypeOf(refused.error).toEqualTypeOf<Problem | undefined>();
     expect(refused.error).toMatchObject({ status: 422, type: 'urn:museum:problem:webhook-url-refused' });
+  });
+
+  it('buys an event ticket, reads it, fetches its QR code and checks it in by the scanned code: typed', async () => {
+    const event = { ...newEvent(), dates: ['2099-06-01'], capacity: 10 };
+    expect((await museum.POST('/special-events', { body: event })).response.status).toBe(201);
+    const bought = await museum.POST('/tickets', {
+      body: { ticketType: 'event', eventId: event.eventId, ticketDate: '2099-06-01', email: 'todd@example.com' },
+    });
+    expectTypeOf(bought.data).toEqualTypeOf<TicketConfirmation | undefined>();
+    expect(bought.response.status).toBe(201);
+    const ticketId = bought.data?.ticketId as string;
+    expect(bought.response.headers.get('Location')).toBe(`/tickets/${ticketId}`);
+
+    const read = await museum.GET('/tickets/{ticketId}', { params: { path: { ticketId } } });
+    expectTypeOf(read.data).toEqualTypeOf<Ticket | undefined>();
+    expect(read.data).toMatchObject({ ticketId, status: 'active', price: 19.99, email: 'todd@example.com' });
+
+    const code = await museum.GET('/tickets/{ticketId}/qr', { params: { path: { ticketId } }, parseAs: 'arrayBuffer' });
+    expect(code.response.headers.get('Content-Type')).toBe('image/png');
+    const scanned = decodeQr(Buffer.from(code.data as ArrayBuffer));
+    expect(scanned).toBe(bought.data?.confirmationCode);
+
+    // 409: the ticket is for 2099, not today; the typed problem says why.
+    const early = await museum.POST('/check-ins', { body: { code: scanned } });
+    expect(early.response.status).toBe(409);
+    expectTypeOf(early.error).toMatchTypeOf<Problem | undefined>();
+    expect(early.error?.type).toBe('urn:museum:problem:ticket-not-for-today');
   });
 });
 

@@ -123,12 +123,28 @@ describe('users CLI', () => {
       ['curator', 'viewer'],
       ['kiosk', 'editor'],
     ]);
+    expectResult(await cli(['add', 'door', '--role', 'box-office'], 'door-password-12\n'), {
+      code: 0,
+      stdout: 'Added user "door" (box-office).\n',
+      stderr: '',
+    });
+    expectResult(await cli(['role', 'door', 'box-office']), {
+      code: 0,
+      stdout: '"door" is now box-office.\n',
+      stderr: '',
+    });
+    expect(await roles()).toEqual([
+      ['curator', 'viewer'],
+      ['door', 'box-office'],
+      ['kiosk', 'editor'],
+    ]);
+    expectResult(await cli(['remove', 'door']), { code: 0, stdout: 'Removed user "door".\n', stderr: '' });
 
     expectResult(await cli(['role', 'nobody', 'viewer']), { code: 1, stdout: '', stderr: 'No user "nobody".\n' });
     expectResult(await cli(['role', 'kiosk', 'owner']), {
       code: 2,
       stdout: '',
-      stderr: /^Unknown role: owner; use viewer, editor or admin\./,
+      stderr: /^Unknown role: owner; use viewer, box-office, editor or admin\./,
     });
     expectResult(await cli(['role', 'kiosk']), { code: 2, stdout: '', stderr: /^role needs a user name and a role/ });
     expectResult(await cli(['add', 'other', '--role'], 'other-password-1\n'), {

@@ -56,6 +56,7 @@ import { UsersService } from './users.service.js';
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },
   ],
-  exports: [UsersService],
+  // FailureLimiter: tickets counts unknown check-in codes with it, as wrong passwords are counted.
+  exports: [UsersService, FailureLimiter],
 })
 export class AuthModule {}

@@ -3,11 +3,12 @@ import { ApiExtension } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 
 /**
- * What a user may do, each role everything the one before it may: `viewer` reads, `editor` changes
+ * What a user may do, each role everything the one before it may: `viewer` reads, `box-office`
+ * also sells tickets and checks them in at the door (but changes no event), `editor` changes
  * special events, `admin` also manages what reaches outside the service (webhook subscriptions,
  * calendar feed tokens).
  */
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export const ROLES = ['viewer', 'box-office', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {

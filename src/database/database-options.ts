@@ -26,6 +26,8 @@ import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/m
 import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
 import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
 import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
+import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
+import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -51,6 +53,7 @@ export const MIGRATIONS = {
     SqliteWebhooks,
     SqliteEventCapacity,
     SqliteMuseumHours,
+    SqliteTickets,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -64,6 +67,7 @@ export const MIGRATIONS = {
     MysqlWebhooks,
     MysqlEventCapacity,
     MysqlMuseumHours,
+    MysqlTickets,
   ],
 } as const;
 

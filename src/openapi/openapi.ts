@@ -3,10 +3,11 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import type { Application } from 'express';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
 
-const DESCRIPTION = `A museum's special events: create, list, read, update and delete them, and tell
-other systems about every change (the Museum API's publishNewEvent webhook, described under
-x-webhooks), and the museum's opening hours (the Museum API's getMuseumHours, and the week and
-date exceptions that set them).
+const DESCRIPTION = `The Museum API for a museum's web team: its special events (create, list, read,
+update and delete them, and tell other systems about every change through the publishNewEvent
+webhook, described under x-webhooks), the museum's opening hours (getMuseumHours, and the week and
+date exceptions that set them), and tickets for general admission or a special event, sold within
+each day's and each event's capacity, with a QR code that is checked in at the door.
 
 Every request needs HTTP Basic credentials (RFC 7617, UTF-8) unless its operation says
 \`security: []\`; credentials are checked before anything else. Errors are RFC 9457 problem
@@ -22,6 +23,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag(
       'Special events',
       'Create, list, get, update and delete special events. Viewers read; editors and admins write.',
+    )
+    .addTag(
+      'Tickets',
+      'Museum tickets for general entrance or special events: bought by box office (or editors and admins), read by ' +
+        'viewers, shown as a QR code and checked in once, on their date, at the door.',
     )
     .addTag(
       'Webhooks',

@@ -60,7 +60,7 @@ interface Answer {
 
 async function send(
   baseUrl: string,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   payload?: unknown,
   extraHeaders: Record<string, string> = {},
@@ -214,6 +214,7 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'museum_weekly_hours', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_event_dates', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'tickets', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'users', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'webhook_deliveries', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'webhook_subscriptions', engine: 'InnoDB', primaryKeys: 1 },
@@ -311,6 +312,60 @@ describe('the built service on a three-node Galera cluster', () => {
     process.stdout.write(
       `[galera] 800 concurrent creates: ${certificationConflicts} answered 503 (certification conflict)\n`,
     );
+  });
+
+  it('500 concurrent ticket purchases through two instances for a capacity of 100: exactly 100 tickets, for an event and for a day', async () => {
+    const buyers = [services[0], services[1]] as RunningService[];
+    const eventId = crypto.randomUUID();
+    expect((await create(buyers[0] as RunningService, { ...body(eventId, 'Galera sale'), capacity: 100 })).status).toBe(
+      201,
+    );
+    const day = await send((buyers[0] as RunningService).baseUrl, 'PUT', '/museum-hours/2027-03-02', {
+      timeOpen: '09:00',
+      timeClose: '18:00',
+      capacity: 100,
+    });
+    expect(day.status).toBe(200);
+    for (const purchase of [
+      { ticketType: 'event', eventId, ticketDate: '2027-03-01' },
+      { ticketType: 'general', ticketDate: '2027-03-02' },
+    ]) {
+      let conflicts = 0;
+      const buy = async (service: RunningService): Promise<number> => {
+        for (;;) {
+          const answer = await send(service.baseUrl, 'POST', '/tickets', purchase);
+          if (answer.status !== 503) return answer.status;
+          // A certification conflict that outlasted the service's retries: the client's retry.
+          conflicts += 1;
+          expectUnavailable(answer);
+        }
+      };
+      const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => buy(buyers[i % 2] as RunningService)));
+      const counted = statuses.reduce<Record<number, number>>(
+        (all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }),
+        {},
+      );
+      expect({ purchase, counted }).toEqual({ purchase, counted: { 201: 100, 409: 400 } });
+      const where =
+        purchase.ticketType === 'event'
+          ? `event_id = '${eventId}'`
+          : `ticket_type = 'general' AND ticket_date = '2027-03-02'`;
+      for (const node of [0, 1, 2]) {
+        const count = async (): Promise<number> => {
+          const [row] = await cluster.query<RowDataPacket[]>(
+            node,
+            `SELECT COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE ${where}`,
+          );
+          return Number(row?.n);
+        };
+        // Replication applies on the other nodes shortly after the commit: wait for it, then count.
+        await until(`the tickets on node ${node}`, 10_000, async () => (await count()) >= 100);
+        expect(await count(), `tickets on node ${node}`).toBe(100);
+      }
+      process.stdout.write(
+        `[galera] 500 purchases (${purchase.ticketType}) over two instances: ${conflicts} answered 503 and were retried\n`,
+      );
+    }
   });
 
   it('created on one instance, deleted on another, its eventId free again on a third', async () => {

@@ -116,6 +116,7 @@ describe('npm run migration:* against MySQL', () => {
           'museum_weekly_hours',
           'special_event_dates',
           'special_events',
+          'tickets',
           'users',
           'webhook_deliveries',
           'webhook_subscriptions',
@@ -130,12 +131,55 @@ describe('npm run migration:* against MySQL', () => {
     }
   });
 
+  const tableExists = async (table: string): Promise<boolean> => {
+    const connection = await createConnection({ uri: MYSQL_TEST_URL });
+    try {
+      const [rows] = await connection.query<RowDataPacket[]>(
+        'SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+        [database.name, table],
+      );
+      return rows.length === 1;
+    } finally {
+      await connection.end();
+    }
+  };
+
+  it('gives tickets ascii ids and codes compared byte by byte, a utf8mb4 email and a unique confirmation code', async () => {
+    const connection = await createConnection({ uri: MYSQL_TEST_URL });
+    try {
+      const [rows] = await connection.query<RowDataPacket[]>(
+        `SELECT COLUMN_NAME, COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS
+          WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'tickets'`,
+        [database.name],
+      );
+      const byColumn = Object.fromEntries(rows.map((row) => [row.COLUMN_NAME as string, row]));
+      for (const column of ['ticket_id', 'event_id', 'ticket_date', 'confirmation_code', 'status']) {
+        expect(byColumn[column]).toMatchObject({ CHARACTER_SET_NAME: 'ascii', COLLATION_NAME: 'ascii_bin' });
+      }
+      expect(byColumn.email).toMatchObject({ COLUMN_TYPE: 'varchar(254)', CHARACTER_SET_NAME: 'utf8mb4' });
+      expect(byColumn.price_paid.COLUMN_TYPE).toBe('double');
+      const [indexes] = await connection.query<RowDataPacket[]>(
+        `SELECT INDEX_NAME, NON_UNIQUE FROM information_schema.STATISTICS
+          WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'tickets' AND INDEX_NAME LIKE 'IDX_%' ORDER BY INDEX_NAME`,
+        [database.name],
+      );
+      expect(indexes.map((row) => [row.INDEX_NAME, Number(row.NON_UNIQUE)])).toEqual([
+        ['IDX_tickets_confirmation_code', 0],
+        ['IDX_tickets_event', 1],
+      ]);
+    } finally {
+      await connection.end();
+    }
+  });
+
   it('reverts and re-applies cleanly', async () => {
     const username = async () =>
       (await columns()).find((row) => row.TABLE_NAME === 'users' && row.COLUMN_NAME === 'username')?.COLLATION_NAME;
-    // Every migration after ExactTextComparisons (event capacity, webhooks, the calendar's tables,
-    // the credentials epoch, the cursor keys, and any later one).
+    // Every migration after ExactTextComparisons (tickets, event capacity, webhooks, the calendar's
+    // tables, the credentials epoch, the cursor keys, and any later one).
+    expect(await tableExists('tickets')).toBe(true);
     for (let i = 0; i < migrationsFrom('ExactTextComparisons1764200000000') - 1; i++) npm('migration:revert');
+    expect(await tableExists('tickets')).toBe(false);
     expect(await username()).not.toBe('utf8mb4_bin');
     npm('migration:revert');
     // ExactTextComparisons' down: back to the PAD SPACE collation of before.
@@ -150,6 +194,7 @@ describe('npm run migration:* against MySQL', () => {
     npm('migration:run');
     // With special_events' capacity and tickets_sold (EventCapacity1764400000000).
     expect((await columns()).length).toBe(17);
+    expect(await tableExists('tickets')).toBe(true);
   }, 180_000);
 });
 

@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { isEmail, ValidateIf } from 'class-validator';
+import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
+import { isCalendarDate } from '../../database/event-dates.js';
+import { TICKET_TYPES, type TicketType } from '../ticket.entity.js';
+
+/** RFC 5321's limit on a path, the longest address a mail server accepts. */
+export const MAX_EMAIL_LENGTH = 254;
+
+const typeRule = (value: unknown): string | null =>
+  typeof value === 'string' && (TICKET_TYPES as readonly string[]).includes(value)
+    ? null
+    : `must be one of: ${TICKET_TYPES.join(', ')}`;
+
+const dateRule = (value: unknown): string | null =>
+  typeof value === 'string' && isCalendarDate(value) ? null : 'must be a date in the form YYYY-MM-DD, e.g. 2026-12-01';
+
+const emailRule = (value: unknown): string | null => {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value.length > MAX_EMAIL_LENGTH) return `must be at most ${MAX_EMAIL_LENGTH} characters long`;
+  return isEmail(value) ? null : 'must be an email address, e.g. museum-lover@example.com';
+};
+
+/**
+ * The body of POST /tickets: the Museum API's BuyMuseumTickets. `eventId` is required for an
+ * event ticket and refused for a general one (a general ticket with an event would be ambiguous:
+ * which capacity, which price?).
+ */
+export class BuyTicketsDto {
+  @ApiProperty({
+    enum: TICKET_TYPES,
+    description: 'Type of ticket being purchased: `general` for regular museum entry, `event` for a special event.',
+    example: 'event',
+  })
+  @rule('isTicketType', typeRule)
+  ticketType: TicketType;
+
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    description:
+      'Date when this ticket can be used for museum entry: today or later in the museum time zone (MUSEUM_TIME_ZONE). ' +
+      "For an event ticket, one of the event's ISO dates; for a general ticket, a day the museum is open.",
+    example: '2026-12-01',
+  })
+  @rule('isTicketDate', dateRule)
+  ticketDate: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    description: 'The special event. Required for an event ticket; must be absent for a general one.',
+    example: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f',
+  })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @ValidateIf((body: BuyTicketsDto, value) => body.ticketType === 'event' || value !== undefined)
+  @rule('isTicketEventId', (value) => eventIdProblem(value))
+  eventId?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'email',
+    maxLength: MAX_EMAIL_LENGTH,
+    description: "Email address for the ticket's purchaser. Kept with the ticket.",
+    example: 'museum-lover@example.com',
+  })
+  @ValidateIf((_body, value) => value !== undefined)
+  @rule('isTicketEmail', emailRule)
+  email?: string;
+}
+
+/** Checked with the type in view: the message says why, for either kind of ticket. */
+function eventIdProblem(value: unknown): string | null {
+  if (value === undefined) return 'is required';
+  if (!isRfc9562Uuid(value)) return 'must be a UUID (RFC 9562), e.g. 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f';
+  return null;
+}

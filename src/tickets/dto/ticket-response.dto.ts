@@ -1,0 +1,79 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TICKET_STATUSES, TICKET_TYPES, type TicketStatus, type TicketType } from '../ticket.entity.js';
+
+const CODE_DESCRIPTION =
+  'Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door ' +
+  'scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password.';
+
+/** The answer to POST /tickets: the Museum API's MuseumTicketsConfirmation. */
+export class TicketConfirmationResponse {
+  @ApiProperty({ type: String, example: 'Museum special event ticket purchased' })
+  message: string;
+
+  @ApiProperty({
+    format: 'uuid',
+    description: 'Unique identifier for the ticket. Generated when purchased (a UUIDv7).',
+  })
+  ticketId: string;
+
+  @ApiProperty({ enum: TICKET_TYPES })
+  ticketType: TicketType;
+
+  @ApiProperty({ type: String, format: 'date', description: 'Date when this ticket can be used for museum entry.' })
+  ticketDate: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
+  eventId?: string;
+
+  @ApiProperty({ type: String, description: CODE_DESCRIPTION, example: 'ticket-3q2-7wVk9mRr1bXoYl0Tfg' })
+  confirmationCode: string;
+}
+
+/** A ticket as GET /tickets/{ticketId} and the check-ins return it. */
+export class TicketResponse {
+  @ApiProperty({ format: 'uuid' })
+  ticketId: string;
+
+  @ApiProperty({ enum: TICKET_TYPES })
+  ticketType: TicketType;
+
+  @ApiProperty({ type: String, format: 'date' })
+  ticketDate: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
+  eventId?: string;
+
+  @ApiProperty({ type: String, format: 'email', nullable: true })
+  email: string | null;
+
+  @ApiProperty({
+    type: Number,
+    description: "What was paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE.",
+    example: 25,
+  })
+  price: number;
+
+  @ApiProperty({ type: String, description: CODE_DESCRIPTION })
+  confirmationCode: string;
+
+  @ApiProperty({
+    enum: TICKET_STATUSES,
+    description:
+      '`active` until it is checked in at the door (`checked-in`) or its event is deleted (`cancelled`, for good).',
+  })
+  status: TicketStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was checked in.' })
+  checkedInAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was cancelled (its event was deleted).',
+  })
+  cancelledAt: string | null;
+}

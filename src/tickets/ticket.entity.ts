@@ -1,0 +1,58 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+const epochMs = { to: (v: number | null) => v, from: (v: string | number | null) => (v === null ? null : Number(v)) };
+
+export const TICKET_TYPES = ['general', 'event'] as const;
+export type TicketType = (typeof TICKET_TYPES)[number];
+
+export const TICKET_STATUSES = ['active', 'checked-in', 'cancelled'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/**
+ * A ticket sold. It keeps what was paid (the event's price at the moment of purchase, or
+ * GENERAL_ADMISSION_PRICE), and its status changes only by conditional UPDATEs the database
+ * decides: `active` → `checked-in` at the door, `active` or `checked-in` → `cancelled` when its
+ * event is deleted. Nothing ever deletes a ticket. `event_id` names an event of special-events
+ * without a foreign key: this module never touches that module's tables.
+ */
+@Entity({ name: 'tickets', withoutRowid: true })
+@Index('IDX_tickets_event', ['eventId'])
+@Index('IDX_tickets_confirmation_code', ['confirmationCode'], { unique: true })
+export class Ticket {
+  /** Lowercase hyphenated UUIDv7. */
+  @PrimaryColumn({ name: 'ticket_id', type: 'varchar', length: 36 })
+  ticketId: string;
+
+  @Column({ name: 'ticket_type', type: 'varchar', length: 7 })
+  ticketType: TicketType;
+
+  /** YYYY-MM-DD: the museum day the ticket admits on. */
+  @Column({ name: 'ticket_date', type: 'varchar', length: 10 })
+  ticketDate: string;
+
+  @Column({ name: 'event_id', type: 'varchar', length: 36, nullable: true })
+  eventId: string | null;
+
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email: string | null;
+
+  /** What was paid: an 8-byte double, as special events keep their price. */
+  @Column({ name: 'price_paid', type: 'double' })
+  pricePaid: number;
+
+  /** What the QR code holds and a scanner sends: `ticket-` and 128 random bits (confirmation-code.ts). */
+  @Column({ name: 'confirmation_code', type: 'varchar', length: 40 })
+  confirmationCode: string;
+
+  @Column({ type: 'varchar', length: 10, default: 'active' })
+  status: TicketStatus;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMs })
+  createdAt: number;
+
+  @Column({ name: 'checked_in_at', type: 'bigint', nullable: true, transformer: epochMs })
+  checkedInAt: number | null;
+
+  @Column({ name: 'cancelled_at', type: 'bigint', nullable: true, transformer: epochMs })
+  cancelledAt: number | null;
+}

@@ -1,0 +1,42 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuthModule } from '../auth/auth.module.js';
+import { SqlStatements } from '../database/sql-statements.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
+import { EventWriteParticipants } from '../special-events/event-write-participants.js';
+import { SpecialEventsModule } from '../special-events/special-events.module.js';
+import { Ticket } from './ticket.entity.js';
+import { CheckInsController, TicketsController } from './tickets.controller.js';
+import { cancelEventTicketsStatement, TicketsService } from './tickets.service.js';
+
+/**
+ * Tickets (issue 28): bought for general admission or a special event, drawn as a QR code, checked
+ * in at the door. It uses special-events and museum-hours only through what they export (a seat
+ * taken by SpecialEventsService.reserveTicket, a day's admission by MuseumHoursService.admitGeneral,
+ * and a place in the events' transactions: an event's delete cancels its tickets in the same
+ * transaction), never their tables; neither knows anything of tickets.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Ticket]), SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
+  controllers: [TicketsController, CheckInsController],
+  providers: [
+    TicketsService,
+    {
+      provide: SqlStatements,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
+    },
+  ],
+})
+export class TicketsModule implements OnModuleInit {
+  constructor(private readonly participants: EventWriteParticipants) {}
+
+  onModuleInit(): void {
+    this.participants.join({
+      statementsFor: (change) =>
+        change.kind === 'deleted' ? [cancelEventTicketsStatement(change.eventId, Date.now())] : [],
+    });
+  }
+}

@@ -1,0 +1,287 @@
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { FailureLimiter } from '../auth/failure-limiter.js';
+import { ProblemException, validationProblem } from '../common/problem/problem.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
+import { MuseumClock } from '../config/museum-clock.js';
+import { SqlStatements, type SqlStatement } from '../database/sql-statements.js';
+import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { SpecialEventsService } from '../special-events/special-events.service.js';
+import { newConfirmationCode } from './confirmation-code.js';
+import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
+import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
+import type { TicketStatus, TicketType } from './ticket.entity.js';
+import { ticketQrPng } from './ticket-qr.js';
+
+export const SOLD_OUT_PROBLEM_TYPE = 'urn:museum:problem:sold-out';
+export const NOT_AN_EVENT_DATE_PROBLEM_TYPE = 'urn:museum:problem:not-an-event-date';
+export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
+
+export const ALREADY_CHECKED_IN_PROBLEM_TYPE = 'urn:museum:problem:ticket-already-checked-in';
+export const TICKET_CANCELLED_PROBLEM_TYPE = 'urn:museum:problem:ticket-cancelled';
+export const NOT_TODAY_PROBLEM_TYPE = 'urn:museum:problem:ticket-not-for-today';
+
+/** A row of `tickets` as SELECT returns it (MySQL hands bigints back as strings). */
+interface TicketRow {
+  ticket_id: string;
+  ticket_type: TicketType;
+  ticket_date: string;
+  event_id: string | null;
+  email: string | null;
+  price_paid: number | string;
+  confirmation_code: string;
+  status: TicketStatus;
+  created_at: number | string;
+  checked_in_at: number | string | null;
+  cancelled_at: number | string | null;
+}
+
+const COLUMNS =
+  'ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
+  'checked_in_at, cancelled_at';
+
+/**
+ * The one statement that checks a ticket in: the database decides, so of two scanners that read
+ * the same ticket at the same moment exactly one changes the row (the other finds it checked in).
+ */
+const CHECK_IN_BY_ID =
+  "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE ticket_id = ? AND status = 'active' AND ticket_date = ?";
+const CHECK_IN_BY_CODE =
+  "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE confirmation_code = ? AND status = 'active' AND ticket_date = ?";
+
+/**
+ * What an event's delete adds to its transaction: every ticket of the event not yet cancelled is,
+ * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable.
+ */
+export function cancelEventTicketsStatement(eventId: string, now: number): SqlStatement {
+  return {
+    sql: "UPDATE tickets SET status = 'cancelled', cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
+    parameters: [now, eventId],
+  };
+}
+
+/**
+ * The name under which the failure limiter counts a user's unknown confirmation codes: beside its
+ * wrong passwords (same limits, same window, same address cap), not in the same count, so that a
+ * scanner reading a foreign QR code never locks its user out of the rest of the service. A newline
+ * never occurs in a user name, so this never names a user.
+ */
+const codeGuessesOf = (username: string): string => `${username}\ncheck-in codes`;
+
+const iso = (ms: number | string | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+const INSERT_TICKET =
+  'INSERT INTO tickets (ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, ' +
+  "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)";
+
+/** Sells tickets, reads them, draws their QR codes and checks them in at the door. */
+@Injectable()
+export class TicketsService {
+  private readonly generalAdmissionPrice: number;
+
+  constructor(
+    private readonly sql: SqlStatements,
+    private readonly clock: MuseumClock,
+    private readonly limiter: FailureLimiter,
+    private readonly events: SpecialEventsService,
+    private readonly hours: MuseumHoursService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
+  }
+
+  /**
+   * Buys one ticket: a seat of an event (SpecialEventsService.reserveTicket) or a day's general
+   * admission (MuseumHoursService.admitGeneral), the ticket's INSERT joined to the same
+   * transaction: a place is never taken without its ticket, nor the other way round, and the
+   * database decides the capacity.
+   */
+  async buy(body: BuyTicketsDto): Promise<TicketConfirmationResponse> {
+    if (body.ticketType === 'general' && body.eventId !== undefined) {
+      throw validationProblem([{ field: 'eventId', message: 'eventId must be absent for a general ticket' }]);
+    }
+    const today = this.clock.today();
+    if (body.ticketDate < today) {
+      throw validationProblem([
+        {
+          field: 'ticketDate',
+          message: `ticketDate must not be in the past: today is ${today} in the museum's time zone (${this.clock.timeZone})`,
+        },
+      ]);
+    }
+    const ticketId = uuidv7();
+    const confirmationCode = newConfirmationCode();
+    const insert = (price: number, eventId: string | null): SqlStatement => ({
+      sql: INSERT_TICKET,
+      parameters: [
+        ticketId,
+        body.ticketType,
+        body.ticketDate,
+        eventId,
+        body.email ?? null,
+        price,
+        confirmationCode,
+        Date.now(),
+      ],
+    });
+    if (body.ticketType === 'event') {
+      const eventId = body.eventId as string;
+      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
+        insert(event.price, event.eventId),
+      ]);
+      if (reservation.outcome === 'no-event') {
+        throw new ProblemException(404, `No special event has eventId ${eventId}.`);
+      }
+      if (reservation.outcome === 'not-a-date') {
+        const dates =
+          reservation.dates.length === 0 ? 'it has no ISO date' : `its dates are ${reservation.dates.join(', ')}`;
+        throw new ProblemException(422, `${body.ticketDate} is not a date of this event; ${dates}.`, {
+          type: NOT_AN_EVENT_DATE_PROBLEM_TYPE,
+        });
+      }
+      if (reservation.outcome === 'sold-out') {
+        throw soldOut(`This event is sold out: all ${reservation.capacity} of its tickets are sold.`);
+      }
+      return {
+        message: 'Museum special event ticket purchased',
+        ticketId,
+        ticketType: 'event',
+        ticketDate: body.ticketDate,
+        eventId,
+        confirmationCode,
+      };
+    }
+    const admission = await this.hours.admitGeneral(body.ticketDate, [insert(this.generalAdmissionPrice, null)]);
+    if (admission.outcome === 'closed') {
+      throw new ProblemException(422, `The museum is closed on ${body.ticketDate}.`, {
+        type: MUSEUM_CLOSED_PROBLEM_TYPE,
+      });
+    }
+    if (admission.outcome === 'sold-out') {
+      throw soldOut(`General admission is sold out on ${body.ticketDate}: all ${admission.capacity} tickets are sold.`);
+    }
+    return {
+      message: 'Museum general entry ticket purchased',
+      ticketId,
+      ticketType: 'general',
+      ticketDate: body.ticketDate,
+      confirmationCode,
+    };
+  }
+
+  async get(ticketId: string): Promise<TicketResponse> {
+    return toResponse(await this.find('ticket_id', ticketId));
+  }
+
+  /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
+  async qrCode(ticketId: string): Promise<Buffer> {
+    const rows = await this.sql.select<{ confirmation_code: string }>(
+      'SELECT confirmation_code FROM tickets WHERE ticket_id = ?',
+      [ticketId],
+    );
+    if (rows.length === 0) throw notFound(ticketId);
+    return ticketQrPng(rows[0].confirmation_code);
+  }
+
+  /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
+  async checkIn(ticketId: string): Promise<TicketResponse> {
+    const today = this.clock.today();
+    const changed = await this.sql.execute(CHECK_IN_BY_ID, [Date.now(), ticketId, today]);
+    const ticket = await this.find('ticket_id', ticketId);
+    if (changed === 0) throw this.refusal(ticket, today);
+    return toResponse(ticket);
+  }
+
+  /**
+   * Checks in the ticket whose confirmation code a scanner read. An unknown code is a 404 and
+   * counts as a failed attempt for this user from this address (FailureLimiter), so that guessing
+   * codes meets a 429 as guessing passwords does.
+   */
+  async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
+    const guesses = codeGuessesOf(username);
+    const retryAfter = this.limiter.retryAfterSeconds(address, guesses);
+    if (retryAfter > 0) {
+      throw new ProblemException(429, 'Too many unknown ticket codes from this address; try again later.', {
+        headers: { 'Retry-After': String(retryAfter) },
+      });
+    }
+    // Counted before the lookup, as the Basic guard counts a password check, so that a burst of
+    // concurrent guesses counts at once; taken back when the code turns out to be a ticket's.
+    this.limiter.begin(address, guesses);
+    const today = this.clock.today();
+    let ticket: TicketRow | null;
+    let changed: number;
+    try {
+      changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
+      ticket = await this.findOrNull('confirmation_code', code);
+    } catch (error) {
+      this.limiter.withdraw(address, guesses);
+      throw error;
+    }
+    if (ticket === null) throw new ProblemException(404, 'No ticket has this confirmation code.');
+    this.limiter.withdraw(address, guesses);
+    if (changed === 0) throw this.refusal(ticket, today);
+    return toResponse(ticket);
+  }
+
+  /** Why a ticket that exists could not be checked in today. */
+  private refusal(ticket: TicketRow, today: string): ProblemException {
+    if (ticket.status === 'checked-in') {
+      return new ProblemException(
+        409,
+        `This ticket was already checked in: its first check-in was ${iso(ticket.checked_in_at)}.`,
+        {
+          type: ALREADY_CHECKED_IN_PROBLEM_TYPE,
+        },
+      );
+    }
+    if (ticket.status === 'cancelled') {
+      return new ProblemException(
+        409,
+        `This ticket was cancelled on ${iso(ticket.cancelled_at)} because its event was deleted.`,
+        { type: TICKET_CANCELLED_PROBLEM_TYPE },
+      );
+    }
+    return new ProblemException(
+      409,
+      `This ticket is for ${ticket.ticket_date}; today is ${today} in the museum's time zone (${this.clock.timeZone}).`,
+      { type: NOT_TODAY_PROBLEM_TYPE },
+    );
+  }
+
+  private async find(column: 'ticket_id', value: string): Promise<TicketRow> {
+    const ticket = await this.findOrNull(column, value);
+    if (ticket === null) throw notFound(value);
+    return ticket;
+  }
+
+  private async findOrNull(column: 'ticket_id' | 'confirmation_code', value: string): Promise<TicketRow | null> {
+    const rows = await this.sql.select<TicketRow>(`SELECT ${COLUMNS} FROM tickets WHERE ${column} = ?`, [value]);
+    return rows[0] ?? null;
+  }
+}
+
+function soldOut(detail: string): ProblemException {
+  return new ProblemException(409, detail, { type: SOLD_OUT_PROBLEM_TYPE });
+}
+
+function notFound(ticketId: string): ProblemException {
+  return new ProblemException(404, `No ticket has ticketId ${ticketId}.`);
+}
+
+function toResponse(row: TicketRow): TicketResponse {
+  return {
+    ticketId: row.ticket_id,
+    ticketType: row.ticket_type,
+    ticketDate: row.ticket_date,
+    ...(row.event_id === null ? {} : { eventId: row.event_id }),
+    email: row.email,
+    price: Number(row.price_paid),
+    confirmationCode: row.confirmation_code,
+    status: row.status,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    checkedInAt: iso(row.checked_in_at),
+    cancelledAt: iso(row.cancelled_at),
+  };
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { v7 as uuidv7 } from 'uuid';
+import { DataSource } from 'typeorm';
+import type { TestApp } from './test-app.js';
+
+/** jsqr is CommonJS whose typings declare an ES default export: under nodenext the import is the module. */
+const jsQR = jsQRModule.default;
+
+/** What a phone's camera does with the PNG of getTicketCode: the text of the QR code in it. */
+export function decodeQr(png: Buffer): string {
+  const image = PNG.sync.read(png);
+  const found = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
+  if (found === null) throw new Error('no QR code found in the image');
+  return found.data;
+}
+
+export interface SeededTicket {
+  readonly ticketId: string;
+  readonly confirmationCode: string;
+}
+
+/**
+ * A ticket written straight into the table, for tests of what happens after a purchase (reads,
+ * check-ins, cancellation) that must not depend on the purchase's own rules.
+ */
+export async function seedTicket(
+  t: TestApp,
+  fields: { ticketDate: string; eventId?: string; status?: string; checkedInAt?: number; price?: number },
+): Promise<SeededTicket> {
+  const ticket = { ticketId: uuidv7(), confirmationCode: `ticket-${randomBytes(16).toString('base64url')}` };
+  await t.app
+    .get(DataSource)
+    .query(
+      'INSERT INTO tickets (ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, ' +
+        'created_at, checked_in_at, cancelled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)',
+      [
+        ticket.ticketId,
+        fields.eventId === undefined ? 'general' : 'event',
+        fields.ticketDate,
+        fields.eventId ?? null,
+        null,
+        fields.price ?? 25,
+        ticket.confirmationCode,
+        fields.status ?? 'active',
+        Date.now(),
+        fields.checkedInAt ?? null,
+      ],
+    );
+  return ticket;
+}
