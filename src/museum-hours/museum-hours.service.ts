@@ -200,24 +200,50 @@ export class MuseumHoursService {
     const guard: SqlStatement = { sql: ADMIT_SQL, parameters: [date, date, date, isoWeekday(date)] };
     for (let attempt = 1; ; attempt++) {
       if ((await this.sql.transactionIf(guard, joined)) !== null) return { outcome: 'admitted' };
-      // Refused: closed, sold out, or no admissions row yet for the date (its first sale).
-      const [hours, sold] = await Promise.all([this.hoursOn(date), this.soldOn(date, null)]);
-      if (hours === null) return { outcome: 'closed' };
-      if (hours.capacity !== null && sold !== null && sold >= hours.capacity) {
-        return { outcome: 'sold-out', capacity: hours.capacity };
+      // Refused: closed, sold out, or no admissions row yet for the date (its first sale). One
+      // query says which: a sell-out refuses hundreds of buyers at once, and each holding several
+      // pooled connections at a time overflowed MySQL's pool queue (503s).
+      const day = await this.admissionDay(date);
+      if (!day.open) return { outcome: 'closed' };
+      if (day.capacity !== null && day.sold !== null && day.sold >= day.capacity) {
+        return { outcome: 'sold-out', capacity: day.capacity };
       }
-      if (sold === null) await this.ensureAdmissionsRow(date);
+      if (day.sold === null) await this.ensureAdmissionsRow(date);
       // Otherwise the day changed between the refusal and this look (hours reopened, capacity
       // raised): try again, a bounded number of times.
       if (attempt >= ADMIT_ATTEMPTS) {
-        return hours.capacity === null ? { outcome: 'closed' } : { outcome: 'sold-out', capacity: hours.capacity };
+        return day.capacity === null ? { outcome: 'closed' } : { outcome: 'sold-out', capacity: day.capacity };
       }
     }
   }
 
-  private async hoursOn(date: string): Promise<DayHours | null> {
-    const [week, exceptions] = await Promise.all([this.readWeek(), this.readExceptions(date, date)]);
-    return hoursOf(date, week, exceptions);
+  /**
+   * In one query: whether the museum is open on `date` (its exception, else its weekday), the
+   * day's capacity, and the general tickets sold (null: no admissions row yet).
+   */
+  private async admissionDay(date: string): Promise<{ open: boolean; capacity: number | null; sold: number | null }> {
+    const [row] = await this.sql.select<{
+      exception_closed: number | string | null;
+      exception_day: string | null;
+      exception_capacity: number | string | null;
+      weekday: number | string | null;
+      weekday_capacity: number | string | null;
+      sold: number | string | null;
+    }>(
+      'SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, ' +
+        'w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold ' +
+        'FROM (SELECT 1 AS one) x ' +
+        'LEFT JOIN museum_hours_exceptions e ON e.day = ? ' +
+        'LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
+        'LEFT JOIN museum_general_admissions a ON a.day = ?',
+      [date, isoWeekday(date), date],
+    );
+    const sold = row.sold === null ? null : Number(row.sold);
+    if (row.exception_day !== null) {
+      const open = Number(row.exception_closed) === 0;
+      return { open, capacity: open ? capacityOf(row.exception_capacity) : null, sold };
+    }
+    return { open: row.weekday !== null, capacity: capacityOf(row.weekday_capacity), sold };
   }
 
   private async readWeek(): Promise<Map<number, DayHours>> {
@@ -248,14 +274,12 @@ export class MuseumHoursService {
     return new Map(rows.map((row) => [row.day, Number(row.sold)]));
   }
 
-  private async soldOn(date: string): Promise<number>;
-  private async soldOn(date: string, absent: null): Promise<number | null>;
-  private async soldOn(date: string, absent: number | null = 0): Promise<number | null> {
+  private async soldOn(date: string): Promise<number> {
     const rows = await this.sql.select<{ sold: number | string }>(
       'SELECT sold FROM museum_general_admissions WHERE day = ?',
       [date],
     );
-    return rows.length === 0 ? absent : Number(rows[0].sold);
+    return rows.length === 0 ? 0 : Number(rows[0].sold);
   }
 
   /**
