@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import type { components, paths } from '../.test-build/museum-api/schema.js';
 import { basicHeader, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
+import { DataSource } from 'typeorm';
 import { decodeQr } from './helpers/tickets.js';
 
 /**
@@ -288,16 +289,30 @@ describe('a client generated from the Museum API (openapi-typescript + openapi-f
 
   it('credentials come only from the middleware: with a wrong password every operation is a 401', async () => {
     const intruder = museumClient(t.baseUrl, 'not the password');
-    const eventId = (await create(museumEvent(2046))).eventId;
+    const eventDay = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const eventId = (await create(museumEvent(2046, { dates: [eventDay] }))).eventId;
+    const bought = await museum.POST('/tickets', { body: { ticketType: 'event', eventId, ticketDate: eventDay } });
+    expect(bought.response.status).toBe(201);
+    const ticketId = bought.data?.ticketId as string;
     const statuses = [
       (await intruder.GET('/special-events')).response.status,
       (await intruder.GET('/special-events/{eventId}', { params: { path: { eventId } } })).response.status,
       (await intruder.PATCH('/special-events/{eventId}', { params: { path: { eventId } }, body: { price: 1 } }))
         .response.status,
       (await intruder.DELETE('/special-events/{eventId}', { params: { path: { eventId } } })).response.status,
+      (await intruder.GET('/museum-hours')).response.status,
+      (await intruder.POST('/tickets', { body: { ticketType: 'event', eventId, ticketDate: eventDay } })).response
+        .status,
+      (await intruder.GET('/tickets/{ticketId}/qr', { params: { path: { ticketId } }, parseAs: 'arrayBuffer' }))
+        .response.status,
     ];
-    expect(statuses).toStrictEqual([401, 401, 401, 401]);
+    expect(statuses).toStrictEqual([401, 401, 401, 401, 401, 401, 401]);
     const unchanged = await museum.GET('/special-events/{eventId}', { params: { path: { eventId } } });
     expect(unchanged.data?.price).toBe(0);
+    // The intruder's purchase sold nothing: only the one ticket bought with the right password.
+    const sold = (await t.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM tickets WHERE event_id = ?', [eventId])) as { n: unknown }[];
+    expect(Number(sold[0].n)).toBe(1);
   });
 });
