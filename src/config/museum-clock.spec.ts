@@ -28,4 +28,15 @@ describe('MuseumClock', () => {
     expect(new MuseumClock('UTC').today()).toBe('2031-12-31');
     expect(new MuseumClock('Pacific/Kiritimati').today()).toBe('2032-01-01');
   });
+
+  it("changes date at the museum's midnight to the second, although it works the date out once a minute", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const clock = new MuseumClock('Asia/Kolkata'); // UTC+05:30: midnight is at 18:30Z
+    vi.setSystemTime(new Date('2026-03-01T18:29:59.999Z'));
+    expect(clock.today()).toBe('2026-03-01');
+    vi.setSystemTime(new Date('2026-03-01T18:30:00.000Z'));
+    expect(clock.today()).toBe('2026-03-02');
+    vi.setSystemTime(new Date('2026-03-01T18:29:30.000Z')); // a clock set back
+    expect(clock.today()).toBe('2026-03-01');
+  });
 });

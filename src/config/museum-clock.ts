@@ -17,9 +17,20 @@ export class MuseumClock {
     });
   }
 
-  /** Today's date in the museum, `YYYY-MM-DD`. */
+  private todayMinute = Number.NaN;
+  private todayDate = '';
+
+  /**
+   * Today's date in the museum, `YYYY-MM-DD`. Worked out once per minute of Date.now(): every
+   * time zone's offset is whole minutes, so the museum's date never changes within one.
+   */
   today(): string {
-    return this.dateOf(Date.now());
+    const minute = Math.floor(Date.now() / 60_000);
+    if (minute !== this.todayMinute) {
+      this.todayDate = this.dateOf(minute * 60_000);
+      this.todayMinute = minute;
+    }
+    return this.todayDate;
   }
 
   /** The museum's date at `instant` (milliseconds since the epoch), `YYYY-MM-DD`. */

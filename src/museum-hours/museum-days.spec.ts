@@ -1,4 +1,13 @@
-import { datesFrom, type DayException, type DayHours, hoursOf, isoWeekday, TIME_PATTERN } from './museum-days.js';
+import {
+  datesFrom,
+  type DayException,
+  type DayHours,
+  hoursOf,
+  isoWeekday,
+  lastDateOf,
+  openDaysFrom,
+  TIME_PATTERN,
+} from './museum-days.js';
 
 describe('museum days', () => {
   it('number weekdays as ISO 8601 does, Monday 1 to Sunday 7, before 1970 and in leap years too', () => {
@@ -36,5 +45,62 @@ describe('museum days', () => {
     expect(hoursOf('2026-11-30', week, exceptions)).toBeNull();
     expect(hoursOf('2026-12-01', week, exceptions)).toBe(special);
     expect(hoursOf('2026-12-02', week, exceptions)).toBeNull();
+  });
+});
+
+describe('openDaysFrom', () => {
+  /** The definition: every date of the horizon, asked of hoursOf, the open ones kept. */
+  const reference = (
+    start: string,
+    count: number,
+    week: Map<number, DayHours>,
+    exceptions: Map<string, DayException>,
+    wanted: number,
+  ) =>
+    datesFrom(start, count)
+      .flatMap((date) => {
+        const hours = hoursOf(date, week, exceptions);
+        return hours === null ? [] : [{ date, ...hours }];
+      })
+      .slice(0, wanted);
+
+  it('gives exactly what hoursOf says of each day, for weeks, exceptions, starts and page sizes of every kind', () => {
+    const hours = (open: string, capacity: number | null): DayHours => ({
+      timeOpen: open,
+      timeClose: '18:00',
+      capacity,
+    });
+    let seed = 12345;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const starts = ['2024-02-26', '2026-12-28', '0001-01-01', '9999-12-20', '2025-03-30', '2026-11-25'];
+    for (let round = 0; round < 300; round++) {
+      const start = starts[round % starts.length];
+      const week = new Map<number, DayHours>();
+      for (let day = 1; day <= 7; day++)
+        if (random(3) > 0) week.set(day, hours(`0${random(10)}:00`, random(2) ? 100 : null));
+      const exceptions = new Map<string, DayException>();
+      for (const date of datesFrom(start, 40)) {
+        if (random(6) === 0)
+          exceptions.set(date, random(2) ? { closed: true } : { closed: false, ...hours('11:00', 5) });
+      }
+      const count = [1, 7, 40, 366][random(4)];
+      const wanted = [1, 10, 30, 400][random(4)];
+      expect(openDaysFrom(start, count, week, exceptions, wanted)).toEqual(
+        reference(start, count, week, exceptions, wanted),
+      );
+    }
+  });
+
+  it('lastDateOf is the last date datesFrom gives', () => {
+    for (const [start, count] of [
+      ['2026-12-01', 366],
+      ['2024-02-28', 2],
+      ['9999-12-30', 366],
+    ] as const) {
+      expect(lastDateOf(start, count)).toBe(datesFrom(start, count).at(-1));
+    }
   });
 });

@@ -71,3 +71,39 @@ export function hoursOf(
   if (exception !== undefined) return exception.closed ? null : exception;
   return week.get(isoWeekday(date)) ?? null;
 }
+
+/**
+ * The first `wanted` open days among the `count` days from `startDate` (stopping at 9999-12-31),
+ * with their hours, in date order: what hoursOf says of each day, without making a date string
+ * for each day looked at (a list at the horizon's end looked at 366 of them, per request).
+ */
+export function openDaysFrom(
+  startDate: string,
+  count: number,
+  week: ReadonlyMap<number, DayHours>,
+  exceptions: ReadonlyMap<string, DayException>,
+  wanted: number,
+): (DayHours & { date: string })[] {
+  const first = epochDay(startDate);
+  const last = Math.min(first + count - 1, epochDay(LAST_DATE));
+  const byDay = new Map<number, DayException>();
+  for (const [date, exception] of exceptions) byDay.set(epochDay(date), exception);
+  const firstWeekday = isoWeekday(startDate);
+  const open: (DayHours & { date: string })[] = [];
+  for (let day = first; day <= last && open.length < wanted; day++) {
+    const exception = byDay.get(day);
+    const hours =
+      exception === undefined
+        ? week.get(((firstWeekday - 1 + (day - first)) % 7) + 1)
+        : exception.closed
+          ? undefined
+          : exception;
+    if (hours !== undefined) open.push({ date: dateOfEpochDay(day), ...hours });
+  }
+  return open;
+}
+
+/** The last of the `count` days from `startDate` (at most 9999-12-31). */
+export function lastDateOf(startDate: string, count: number): string {
+  return dateOfEpochDay(Math.min(epochDay(startDate) + count - 1, epochDay(LAST_DATE)));
+}

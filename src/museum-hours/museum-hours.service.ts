@@ -6,12 +6,12 @@ import { isCalendarDate } from '../database/event-dates.js';
 import type { SqlStatement } from '../database/sql-statements.js';
 import { SqlStatements } from '../database/sql-statements.js';
 import {
-  datesFrom,
   type DayException,
   type DayHours,
-  hoursOf,
   HOURS_HORIZON_DAYS,
   isoWeekday,
+  lastDateOf,
+  openDaysFrom,
   WEEKDAYS,
   type Weekday,
 } from './museum-days.js';
@@ -95,17 +95,9 @@ export class MuseumHoursService {
     const start = startDate ?? this.clock.today();
     const skip = (page - 1) * limit;
     if (skip >= HOURS_HORIZON_DAYS) return [];
-    const horizon = datesFrom(start, HOURS_HORIZON_DAYS);
-    const last = horizon[horizon.length - 1];
+    const last = lastDateOf(start, HOURS_HORIZON_DAYS);
     const [week, exceptions] = await Promise.all([this.readWeek(), this.readExceptions(start, last)]);
-    const open: (DayHours & { date: string })[] = [];
-    for (const date of horizon) {
-      const hours = hoursOf(date, week, exceptions);
-      if (hours === null) continue;
-      open.push({ date, ...hours });
-      if (open.length === skip + limit) break;
-    }
-    const days = open.slice(skip);
+    const days = openDaysFrom(start, HOURS_HORIZON_DAYS, week, exceptions, skip + limit).slice(skip);
     if (days.length === 0) return [];
     const limited = days.filter((day) => day.capacity !== null);
     const sold =
