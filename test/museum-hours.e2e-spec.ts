@@ -385,6 +385,31 @@ describe('date exceptions: PUT and DELETE /museum-hours/{date}', () => {
     ]);
     await expect(service.admitGeneral('2090-08-08', [])).resolves.toEqual({ outcome: 'sold-out', capacity: 1 });
   });
+
+  it('counts the sales of a page even when dates with sales that are closed now come before them', async () => {
+    const weekday = (capacity?: number) => day('09:00', '18:00', capacity);
+    const open: Body = { ...CLOSED_WEEK, monday: weekday(5), tuesday: weekday(5), wednesday: weekday(5) };
+    await setWeek({ ...open, thursday: weekday(5), friday: weekday(5) });
+    const service = t.app.get(MuseumHoursService);
+    // 2091-02-05 is a Monday. One sale Monday and Tuesday, two Wednesday, one Thursday.
+    for (const date of ['2091-02-05', '2091-02-06', '2091-02-07', '2091-02-07', '2091-02-08']) {
+      await expect(service.admitGeneral(date, [])).resolves.toEqual({ outcome: 'admitted' });
+    }
+    // Monday and Tuesday close: their sales are the first a page of two finds, yet not its days.
+    await setWeek({ ...open, monday: null, tuesday: null, thursday: weekday(5), friday: weekday(5) });
+    expect(await listed('?startDate=2091-02-05&limit=2')).toEqual([
+      { date: '2091-02-07', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 3 },
+      { date: '2091-02-08', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 4 },
+    ]);
+    expect(await listed('?startDate=2091-02-05&limit=1&page=2')).toEqual([
+      { date: '2091-02-08', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 4 },
+    ]);
+    expect(await listed('?startDate=2091-02-05&limit=3')).toEqual([
+      { date: '2091-02-07', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 3 },
+      { date: '2091-02-08', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 4 },
+      { date: '2091-02-09', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 5 },
+    ]);
+  });
 });
 
 describe('admitGeneral (MuseumHoursService)', () => {

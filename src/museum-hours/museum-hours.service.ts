@@ -3,6 +3,7 @@ import { ProblemException } from '../common/problem/problem.js';
 import { MuseumClock } from '../config/museum-clock.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { isCalendarDate } from '../database/event-dates.js';
+import { limitPlaceholder } from '../database/sql-limit.js';
 import type { SqlStatement } from '../database/sql-statements.js';
 import { SqlStatements } from '../database/sql-statements.js';
 import {
@@ -50,10 +51,41 @@ interface ExceptionRow {
 
 const capacityOf = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
-function toException(row: ExceptionRow): DayException {
+function toException(row: Pick<ExceptionRow, 'closed' | 'time_open' | 'time_close' | 'capacity'>): DayException {
   if (Number(row.closed) === 1 || row.time_open === null || row.time_close === null) return { closed: true };
   return { closed: false, timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
 }
+
+function dayHoursOf(row: Pick<WeekRow, 'time_open' | 'time_close' | 'capacity'>): DayHours {
+  return { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+}
+
+/** A row of HOURS_SQL: the week's (`w`), an exception (`e`) or a date's sales (`s`). */
+interface HoursRow {
+  kind: 'w' | 'e' | 's';
+  day: string | null;
+  weekday: number | string | null;
+  closed: number | string;
+  time_open: string;
+  time_close: string;
+  capacity: number | string | null;
+  sold: number | string;
+}
+
+/**
+ * All a page of getMuseumHours reads, in one statement: the week, the exceptions of the horizon
+ * (from, to) and the first (limit) dates of the horizon (from, to) with general tickets sold.
+ */
+const hoursSql = (limit: string): string =>
+  "SELECT 'w' AS kind, NULL AS day, weekday, 0 AS closed, time_open, time_close, capacity, 0 AS sold " +
+  'FROM museum_weekly_hours ' +
+  "UNION ALL SELECT 'e', day, NULL, closed, time_open, time_close, capacity, 0 " +
+  'FROM museum_hours_exceptions WHERE day >= ? AND day <= ? ' +
+  "UNION ALL SELECT 's', day, NULL, 0, NULL, NULL, NULL, sold " +
+  'FROM (SELECT day, sold FROM museum_general_admissions ' +
+  `WHERE day >= ? AND day <= ? AND sold > 0 ORDER BY day LIMIT ${limit}) AS sales`;
+const HOURS_SQL_SQLITE = hoursSql(limitPlaceholder('sqlite'));
+const HOURS_SQL_MYSQL = hoursSql(limitPlaceholder('mysql'));
 
 /**
  * The one conditional UPDATE that sells a general admission: one more on the date's row, only
@@ -96,14 +128,37 @@ export class MuseumHoursService {
     const skip = (page - 1) * limit;
     if (skip >= HOURS_HORIZON_DAYS) return [];
     const last = lastDateOf(start, HOURS_HORIZON_DAYS);
-    const [week, exceptions] = await Promise.all([this.readWeek(), this.readExceptions(start, last)]);
-    const days = openDaysFrom(start, HOURS_HORIZON_DAYS, week, exceptions, skip + limit).slice(skip);
+    // One round trip: the week, the horizon's exceptions and the first `wanted` dates with sales.
+    // The page holds the first `wanted` open days, so those sales cover it unless dates with sales
+    // that are closed now came before its end (a week changed after selling): then one more query.
+    const wanted = skip + limit;
+    const rows = await this.sql.select<HoursRow>(this.sql.isMysql ? HOURS_SQL_MYSQL : HOURS_SQL_SQLITE, [
+      start,
+      last,
+      start,
+      last,
+      wanted,
+    ]);
+    const week = new Map<number, DayHours>();
+    const exceptions = new Map<string, DayException>();
+    const sold = new Map<string, number>();
+    let lastSold: string | null = null;
+    for (const row of rows) {
+      if (row.kind === 'w') week.set(Number(row.weekday), dayHoursOf(row));
+      else if (row.kind === 'e') exceptions.set(row.day as string, toException(row));
+      else {
+        sold.set(row.day as string, Number(row.sold));
+        if (lastSold === null || (row.day as string) > lastSold) lastSold = row.day as string;
+      }
+    }
+    const days = openDaysFrom(start, HOURS_HORIZON_DAYS, week, exceptions, wanted).slice(skip);
     if (days.length === 0) return [];
     const limited = days.filter((day) => day.capacity !== null);
-    const sold =
-      limited.length === 0
-        ? new Map<string, number>()
-        : await this.soldBetween(limited[0].date, limited[limited.length - 1].date);
+    if (lastSold !== null && sold.size >= wanted && limited.length > 0) {
+      const lastLimited = limited[limited.length - 1].date;
+      if (lastLimited > lastSold)
+        for (const [day, count] of await this.soldAfter(lastSold, lastLimited)) sold.set(day, count);
+    }
     return days.map(({ date, timeOpen, timeClose, capacity }) =>
       capacity === null
         ? { date, timeOpen, timeClose }
@@ -242,26 +297,14 @@ export class MuseumHoursService {
     const rows = await this.sql.select<WeekRow>(
       'SELECT weekday, time_open, time_close, capacity FROM museum_weekly_hours',
     );
-    return new Map(
-      rows.map((row) => [
-        Number(row.weekday),
-        { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) },
-      ]),
-    );
+    return new Map(rows.map((row) => [Number(row.weekday), dayHoursOf(row)]));
   }
 
-  private async readExceptions(first: string, last: string): Promise<Map<string, DayException>> {
-    const rows = await this.sql.select<ExceptionRow>(
-      'SELECT day, closed, time_open, time_close, capacity FROM museum_hours_exceptions WHERE day >= ? AND day <= ?',
-      [first, last],
-    );
-    return new Map(rows.map((row) => [row.day, toException(row)]));
-  }
-
-  private async soldBetween(first: string, last: string): Promise<Map<string, number>> {
+  /** The general tickets sold per date after `after` up to `last` (dates with none left out). */
+  private async soldAfter(after: string, last: string): Promise<Map<string, number>> {
     const rows = await this.sql.select<{ day: string; sold: number | string }>(
-      'SELECT day, sold FROM museum_general_admissions WHERE day >= ? AND day <= ? AND sold > 0',
-      [first, last],
+      'SELECT day, sold FROM museum_general_admissions WHERE day > ? AND day <= ? AND sold > 0',
+      [after, last],
     );
     return new Map(rows.map((row) => [row.day, Number(row.sold)]));
   }
