@@ -8,6 +8,7 @@ import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
 import { indexedDates, NO_DATE } from '../database/event-dates.js';
+import { limitPlaceholder } from '../database/sql-limit.js';
 import { type EventChange, EventWriteParticipants, type SqlStatement } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 
@@ -169,7 +170,8 @@ const LAST_DATE = '9999-12-31';
 
 /**
  * The SQL of a list and its parameters, the same on both databases (unquoted names, `?`
- * placeholders, LIMIT and OFFSET too, so that one prepared statement serves every page).
+ * placeholders, LIMIT and OFFSET too, so that one prepared statement serves every page) but for
+ * LIMIT's placeholder on SQLite (limitPlaceholder: a bare `?` there is prepared again on each run).
  *
  * - Without a range: the events in (sort_date, event_id) order, an index of special_events.
  * - With a range: the date index in (event_date, event_id) order, from the range's start (or the
@@ -185,9 +187,10 @@ export function listSql(
 ): { sql: string; parameters: (string | number)[] } {
   const { after, upTo } = query;
   const paging = [query.limit, query.offset ?? 0];
+  const limit = limitPlaceholder(options.walk === 'subquery' ? 'sqlite' : 'mysql');
   if (query.start === undefined && query.end === undefined) {
     return {
-      sql: listStatement(after ? 'all-after' : 'all'),
+      sql: listStatement(`${after ? 'all-after' : 'all'}${limit}`, () => allSql(after !== undefined, limit)),
       parameters: [...(after ? [after.key, after.key, after.eventId] : []), ...paging],
     };
   }
@@ -196,7 +199,7 @@ export function listSql(
   const shape = `${after ? 'after' : ''}${upTo ? '-upto' : ''}`;
   if (options.walk === 'subquery') {
     return {
-      sql: listStatement(`subquery${shape}`, () => rangedSql(query, 'subquery')),
+      sql: listStatement(`subquery${shape}`, () => rangedSql(query, 'subquery', limit)),
       parameters: [...parameters, walkRows(query), start, ...paging],
     };
   }
@@ -206,7 +209,7 @@ export function listSql(
   // numbered pages share a few statements.
   const examined = options.walk === 'rows-examined' ? 2 ** Math.ceil(Math.log2(walkRows(query) * 4)) : 0;
   return {
-    sql: listStatement(`join${shape}-${examined}`, () => rangedSql(query, examined)),
+    sql: listStatement(`join${shape}-${examined}`, () => rangedSql(query, examined, limit)),
     parameters: [...parameters, start, ...paging],
   };
 }
@@ -214,21 +217,26 @@ export function listSql(
 /** The statements by shape: built once, not on every page (and the same string every time). */
 const LIST_STATEMENTS = new Map<string, string>();
 
-function listStatement(shape: string, build?: () => string): string {
+function listStatement(shape: string, build: () => string): string {
   let sql = LIST_STATEMENTS.get(shape);
   if (sql === undefined) {
-    sql =
-      build?.() ??
-      `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ` +
-        `${shape === 'all-after' ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : ''}` +
-        'ORDER BY e.sort_date, e.event_id LIMIT ? OFFSET ?';
+    sql = build();
     LIST_STATEMENTS.set(shape, sql);
   }
   return sql;
 }
 
+/** A list without a range: the events in (sort_date, event_id) order, from the cursor's on when `after`. */
+function allSql(after: boolean, limit: string): string {
+  return (
+    `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ` +
+    `${after ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : ''}` +
+    `ORDER BY e.sort_date, e.event_id LIMIT ${limit} OFFSET ?`
+  );
+}
+
 /** A ranged list: the bounded walk as a subquery (SQLite), or the join, with ROWS EXAMINED when `examined`. */
-function rangedSql(query: ListQuery, walk: 'subquery' | number): string {
+function rangedSql(query: ListQuery, walk: 'subquery' | number, limit: string): string {
   const where = walkConditions(query);
   const first =
     'NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date)';
@@ -237,16 +245,16 @@ function rangedSql(query: ListQuery, walk: 'subquery' | number): string {
     // its rows: as cheap as the unbounded walk when the page fills early.
     return (
       `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM ` +
-      `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ?) d ` +
+      `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ${limit}) d ` +
       `JOIN special_events e ON e.event_id = d.event_id WHERE ${first} ` +
-      'ORDER BY d.event_date, d.event_id LIMIT ? OFFSET ?'
+      `ORDER BY d.event_date, d.event_id LIMIT ${limit} OFFSET ?`
     );
   }
   return (
     `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
     `JOIN special_events e ON e.event_id = d.event_id ` +
     `WHERE ${where} AND ${first} ` +
-    `ORDER BY d.event_date, d.event_id LIMIT ? OFFSET ?${walk > 0 ? ` ROWS EXAMINED ${walk}` : ''}`
+    `ORDER BY d.event_date, d.event_id LIMIT ${limit} OFFSET ?${walk > 0 ? ` ROWS EXAMINED ${walk}` : ''}`
   );
 }
 
