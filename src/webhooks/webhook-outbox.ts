@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { limitPlaceholder } from '../database/sql-limit.js';
 import type { SqlStatements } from '../database/sql-statements.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 import { toResponse } from '../special-events/special-events.service.js';
@@ -57,13 +58,15 @@ export interface ClaimedDelivery {
  * The deliveries that may be sent now: due, not leased, to an enabled subscriber, and the oldest
  * pending one of their event for that subscriber (so an update never overtakes its create).
  */
-const CANDIDATES_SQL =
+const candidatesSql = (limit: string): string =>
   'SELECT d.delivery_id AS id FROM webhook_deliveries d ' +
   'JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id ' +
   'WHERE d.next_attempt_at <= ? AND d.lease_until <= ? AND s.enabled = 1 ' +
   'AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p ' +
   'WHERE p.webhook_id = d.webhook_id AND p.event_id = d.event_id AND p.delivery_id < d.delivery_id) ' +
-  'ORDER BY d.next_attempt_at, d.delivery_id LIMIT ?';
+  `ORDER BY d.next_attempt_at, d.delivery_id LIMIT ${limit}`;
+const CANDIDATES_SQL_SQLITE = candidatesSql(limitPlaceholder('sqlite'));
+const CANDIDATES_SQL_MYSQL = candidatesSql(limitPlaceholder('mysql'));
 
 /** The rows of `ids` this claim won: by primary key, so its cost does not grow with the backlog. */
 const claimedSql = (count: number): string =>
@@ -95,7 +98,10 @@ export class WebhookOutbox {
    * node's commit fails certification, which is taken as "not claimed").
    */
   async claim(limit: number, now = Date.now()): Promise<ClaimedDelivery[]> {
-    const candidates = await this.sql.select<{ id: number | string }>(CANDIDATES_SQL, [now, now, limit]);
+    const candidates = await this.sql.select<{ id: number | string }>(
+      this.sql.isMysql ? CANDIDATES_SQL_MYSQL : CANDIDATES_SQL_SQLITE,
+      [now, now, limit],
+    );
     if (candidates.length === 0) return [];
     const owner = randomUUID();
     const ids = candidates.map(({ id }) => Number(id));
