@@ -11,8 +11,11 @@
  * - Each round runs each workload (default `create,delete,get,list`: POST, 201; DELETE of ids the
  *   creates answered, 204; GET of one of 100 created events; a first list page of 20 in a date
  *   range, as `npm run bench` asks for it) for `seconds` on each build in turn, with autocannon in
- *   this process (50 connections, pinned to core 0). A ratio is the median over rounds of
- *   now ÷ then, each pair seconds apart.
+ *   this process (50 connections, pinned to core 0).
+ * - Two passes of `rounds` rounds: the first starts `then` first, the second `now` first, each on
+ *   new files (the build started first can be slower for a whole run: PITFALLS.md). A pass's ratio
+ *   is the median over its rounds of now ÷ then, each pair seconds apart; the answer is the
+ *   geometric mean of the two passes' ratios.
  *
  * Prints one line per run to standard error and the medians to standard output. Stops everything
  * it started, the worktree included.
@@ -132,12 +135,50 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[1].dist], { cwd: ROOT });
 
-  for (const build of builds) {
+  // The build started and seeded first can read slower for a whole run (PITFALLS.md): one pass
+  // with each build first, their medians combined by geometric mean.
+  const passes: Record<Workload, number>[] = [];
+  for (const order of [builds, [...builds].reverse()]) {
+    passes.push(await pass(order, dir, pinning, workloads, rounds, seconds));
+  }
+  const [then, now] = builds as [Build, Build];
+  process.stdout.write(
+    `${pinning.note}\n| workload | ${revision} req/s | now req/s | now ÷ ${revision}, ${then.label} first | ${now.label} first | both (geometric mean) |\n|---|---:|---:|---:|---:|---:|\n`,
+  );
+  for (const workload of workloads) {
+    const [first, second] = passes.map((ratios) => ratios[workload]) as [number, number];
+    process.stdout.write(
+      `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
+        `${first.toFixed(2)} | ${second.toFixed(2)} | ${Math.sqrt(first * second).toFixed(2)} |\n`,
+    );
+  }
+}
+
+/**
+ * Starts the builds in `order`, each on a new SQLite file, runs `rounds` rounds of every workload
+ * on each in turn, stops them, and answers the median now ÷ then per workload.
+ */
+async function pass(
+  order: readonly Build[],
+  dir: string,
+  pinning: ReturnType<typeof pinSelf>,
+  workloads: readonly Workload[],
+  rounds: number,
+  seconds: number,
+): Promise<Record<Workload, number>> {
+  const name = `${order[0]?.label} first`;
+  const rates = new Map<Build, Record<Workload, number[]>>(order.map((build) => [build, noRates()]));
+  for (const build of order) {
+    build.ids.length = 0;
+    build.kept.length = 0;
     build.server = await ServerProcess.start({
       name: build.label,
       nodeArgs: [join(build.dist, 'main.js')],
-      env: serviceEnv(`sqlite:${join(dir, `${build.label}.sqlite`)}`, { ADMIN_USERNAME, ADMIN_PASSWORD }),
-      logFile: join(dir, `${build.label}.log`),
+      env: serviceEnv(`sqlite:${join(dir, `${build.label}-${order[0]?.label}-first.sqlite`)}`, {
+        ADMIN_USERNAME,
+        ADMIN_PASSWORD,
+      }),
+      logFile: join(dir, `${build.label}-${order[0]?.label}-first.log`),
       pinning,
     });
     await waitReady(build.server.port);
@@ -145,27 +186,33 @@ async function main(): Promise<void> {
   }
   for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
-      for (const build of builds) {
+      for (const build of order) {
         while (workload === 'delete' && build.ids.length < seconds * IDS_PER_DELETE_SECOND) {
           await run(build, 'create', WARMUP_SEC);
         }
         const rate = await run(build, workload, seconds);
+        rates.get(build)?.[workload].push(rate);
         build.rates[workload].push(rate);
-        process.stderr.write(`  ${build.label} ${workload} round ${round}/${rounds}: ${Math.round(rate)} req/s\n`);
+        process.stderr.write(
+          `  [${name}] ${build.label} ${workload} round ${round}/${rounds}: ${Math.round(rate)} req/s\n`,
+        );
       }
     }
   }
-  const [then, now] = builds as [Build, Build];
-  process.stdout.write(
-    `${pinning.note}\n| workload | ${revision} req/s | now req/s | now ÷ ${revision} (per round) |\n|---|---:|---:|---:|\n`,
-  );
+  for (const build of order) await build.server?.stop();
+  const [then, now] = [...order].sort((a, b) => (a.label === 'then' ? -1 : b.label === 'then' ? 1 : 0));
+  const ratios = noRates();
   for (const workload of workloads) {
-    const ratios = now.rates[workload].map((rate, index) => rate / (then.rates[workload][index] as number));
-    process.stdout.write(
-      `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
-        `${median(ratios).toFixed(2)} (${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) |\n`,
+    const thens = rates.get(then)?.[workload] ?? [];
+    ratios[workload] = (rates.get(now)?.[workload] ?? []).map((rate, index) => rate / (thens[index] as number));
+    process.stderr.write(
+      `  [${name}] ${workload} now ÷ then per round: ${ratios[workload].map((r) => r.toFixed(2)).join(', ')}\n`,
     );
   }
+  return Object.fromEntries(workloads.map((workload) => [workload, median(ratios[workload])])) as Record<
+    Workload,
+    number
+  >;
 }
 
 function noRates(): Record<Workload, number[]> {
