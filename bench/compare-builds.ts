@@ -26,10 +26,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from '../test/helpers/service-process.js';
-import { cyclingPaths, EVENT_BODY, LIST_PATH } from './bodies.js';
-import { onCleanup, runCleanup } from './cleanup.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, serviceEnv, VALID_AUTHORIZATION } from './databases.js';
-import { pinSelf, ServerProcess, type StartedServer, waitReady } from './servers.js';
+import { cyclingPaths, EVENT_BODY, LIST_PATH } from './servers/bodies.js';
+import { onCleanup, runCleanup } from './servers/cleanup.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, serviceEnv, VALID_AUTHORIZATION } from './servers/databases.js';
+import { pinSelf, ServerProcess, type StartedServer, waitReady } from './servers/process.js';
 
 const CONNECTIONS = 50;
 const WARMUP_SEC = 3;

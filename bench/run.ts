@@ -17,14 +17,14 @@
  *   no auth: 201), and on the baseline, the service and (but `update`) the mandated stack's floor
  *   `get`, `list` (a first page of 20 in a date range) and `update` (PATCH of a price), on events
  *   seeded once per server with the body
- *   the baseline answers with (bodies.ts); each a discarded warm-up, then measured runs whose medians are reported
+ *   the baseline answers with (servers/bodies.ts); each a discarded warm-up, then measured runs whose medians are reported
  *   (req/s, p50, p99), with the server's peak RSS (VmRSS every 100 ms) and its idle RSS (VmRSS
  *   read once, 1 s after it was ready, before any load). Every server is started first and their
  *   runs alternate (run 1 of each, then run 2 of each…): ratios are the medians of run-by-run
  *   ratios, each between two runs made seconds apart on a machine whose speed drifts;
  * - on SQLite, and on MySQL/MariaDB when MYSQL_TEST_URL (default mysql://root@127.0.0.1:3306)
  *   answers, in a database created for the run and dropped at the end;
- * - beside the service on each database, the mandated stack's floor (mandated-floor-server.ts: the
+ * - beside the service on each database, the mandated stack's floor (servers/mandated-floor.ts: the
  *   design card's Nest + Passport + class-validator + TypeORM doing the contract's minimum, on a
  *   database of its own): a target it misses too is out of reach on that stack;
  * - again with 1,000,000 stored events (--events), in alternation with a second service on an
@@ -48,7 +48,7 @@ import { cpus, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildService } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
-import { onCleanup, runCleanup } from './cleanup.js';
+import { onCleanup, runCleanup } from './servers/cleanup.js';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
@@ -63,16 +63,16 @@ import {
   VALID_AUTHORIZATION,
   WRONG_AUTHORIZATION,
   type BenchDatabase,
-} from './databases.js';
+} from './servers/databases.js';
 import {
   measureIdempotencyCost,
   measureSingleFlight,
   measureStartup,
   measureTicketCost,
   measureWebhookCost,
-} from './extras.js';
-import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure.js';
-import { HELP, parseOptions, UsageError, type BenchOptions } from './options.js';
+} from './measure/service.js';
+import { measureInterleaved, runsWorkload, type Plan, type Subject } from './measure/interleave.js';
+import { HELP, parseOptions, UsageError, type BenchOptions } from './measure/options.js';
 import {
   compareFloor,
   evaluateTargets,
@@ -82,9 +82,9 @@ import {
   type BenchReport,
   type ReferenceLabel,
   type ServerLabel,
-} from './report.js';
-import { listPlans } from './plans.js';
-import { countEvents, seedEvents } from './seed.js';
+} from './report/report.js';
+import { listPlans } from './measure/plans.js';
+import { countEvents, seedEvents } from './workloads/seed.js';
 import {
   IDLE_RSS_AFTER_MS,
   idleRssMiB,
@@ -93,8 +93,8 @@ import {
   waitReady,
   type Pinning,
   type StartedServer,
-} from './servers.js';
-import { LARGE_TABLE_ONLY, LARGE_TABLE_WORKLOADS, SERVICE_ONLY } from './workloads.js';
+} from './servers/process.js';
+import { LARGE_TABLE_ONLY, LARGE_TABLE_WORKLOADS, SERVICE_ONLY } from './measure/load.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
@@ -193,8 +193,8 @@ async function recordIdleRss(context: Context, label: ServerLabel, server: Start
 }
 
 const REFERENCES: Readonly<Record<ReferenceLabel, { readonly title: string; readonly script: string }>> = {
-  baseline: { title: 'bare Express 5 (baseline)', script: 'baseline-server.ts' },
-  'nest-floor': { title: 'bare NestJS 12 on platform-express (floor)', script: 'nest-floor-server.ts' },
+  baseline: { title: 'bare Express 5 (baseline)', script: 'baseline.ts' },
+  'nest-floor': { title: 'bare NestJS 12 on platform-express (floor)', script: 'nest-floor.ts' },
 };
 
 /** A reference server, started like any other (pinned, its own process). */
@@ -203,7 +203,7 @@ async function startReference(context: Context, label: ReferenceLabel): Promise<
   say(`\n# Starting ${reference.title}`);
   const server = await ServerProcess.start({
     name: label,
-    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', reference.script)],
+    nodeArgs: ['--import', 'tsx', join(ROOT, 'bench', 'servers', reference.script)],
     env: {},
     logFile: join(context.dir, `${label}.log`),
     pinning: context.pinning,
@@ -213,7 +213,7 @@ async function startReference(context: Context, label: ReferenceLabel): Promise<
 }
 
 /**
- * The mandated stack's floor (mandated-floor-server.ts) on a database of its own of the same
+ * The mandated stack's floor (servers/mandated-floor.ts) on a database of its own of the same
  * kind: the same user, seeded and deleted like the service's.
  */
 async function startStackFloor(context: Context, database: BenchDatabase): Promise<StartedServer> {
@@ -222,7 +222,7 @@ async function startStackFloor(context: Context, database: BenchDatabase): Promi
   const server = await startReady(
     context,
     label,
-    ['--import', 'tsx', join(ROOT, 'bench', 'mandated-floor-server.ts')],
+    ['--import', 'tsx', join(ROOT, 'bench', 'servers', 'mandated-floor.ts')],
     {
       DATABASE_URL: database.url,
       ADMIN_USERNAME,

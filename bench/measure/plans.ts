@@ -6,10 +6,10 @@
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
-import type { ListQuery } from '../src/special-events/special-events.store.js';
-import { explainList, type RunSql } from '../test/helpers/query-plan.js';
-import type { DatabaseKind } from './databases.js';
-import { parseTarget } from './seed.js';
+import type { ListQuery } from '../../src/special-events/special-events.store.js';
+import { explainList, type RunSql } from '../../test/helpers/query-plan.js';
+import type { DatabaseKind } from '../servers/databases.js';
+import { parseTarget } from '../workloads/seed.js';
 
 export interface PlanRecord {
   readonly database: DatabaseKind;

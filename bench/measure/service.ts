@@ -9,21 +9,21 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ROOT } from '../test/helpers/service-process.js';
-import { EVENT_BODY } from './bodies.js';
-import { serviceEnv, sqliteDatabase, withoutAdmin } from './databases.js';
-import { httpCall, sleep } from './http.js';
-import type { BenchDatabase } from './databases.js';
-import type { Plan } from './measure.js';
+import { ROOT } from '../../test/helpers/service-process.js';
+import { EVENT_BODY } from '../servers/bodies.js';
+import { serviceEnv, sqliteDatabase, withoutAdmin } from '../servers/databases.js';
+import { httpCall, sleep } from '../servers/http.js';
+import type { BenchDatabase } from '../servers/databases.js';
+import type { Plan } from './interleave.js';
 import {
   median,
   type CreateCostResult,
   type LoadFloor,
   type SingleFlightResult,
   type StartupResult,
-} from './report.js';
-import { measureStartToReady, SERVER_CORE, type Pinning, type StartedServer } from './servers.js';
-import { runLoad, type WorkloadName } from './workloads.js';
+} from '../report/report.js';
+import { measureStartToReady, SERVER_CORE, type Pinning, type StartedServer } from '../servers/process.js';
+import { runLoad, type WorkloadName } from './load.js';
 
 const RESTARTS = 5;
 

@@ -4,10 +4,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatabaseKind } from './databases.js';
-import type { PlanRecord } from './plans.js';
-import type { BenchOptions } from './options.js';
-import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from './workloads.js';
+import type { DatabaseKind } from '../servers/databases.js';
+import type { PlanRecord } from '../measure/plans.js';
+import type { BenchOptions } from '../measure/options.js';
+import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from '../measure/load.js';
 
 /**
  * The two references, neither with authentication, validation, storage or logging: bare Express
@@ -16,7 +16,7 @@ import { LARGE_TABLE_WORKLOADS, type RunOutcome, type WorkloadName } from './wor
  */
 export type ReferenceLabel = 'baseline' | 'nest-floor';
 /**
- * The mandated stack's floor on a database (mandated-floor-server.ts): Nest, the Passport Basic
+ * The mandated stack's floor on a database (servers/mandated-floor.ts): Nest, the Passport Basic
  * guard, class-validator DTOs and the service's TypeORM store, nothing else. With authentication,
  * validation and durable writes, so it runs the same workloads as the service (auth-fail: 401).
  */

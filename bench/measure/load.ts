@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { EVENT_BODY, UPDATE_BODY } from './bodies.js';
+import { EVENT_BODY, UPDATE_BODY } from '../servers/bodies.js';
 
 export const WORKLOAD_NAMES = [
   'create',
@@ -20,7 +20,7 @@ export const WORKLOAD_NAMES = [
 ] as const;
 export type WorkloadName = (typeof WORKLOAD_NAMES)[number];
 
-/** The workloads that read or change events seeded before them (measure.ts, ReadSet). */
+/** The workloads that read or change events seeded before them (interleave.ts, ReadSet). */
 export const READ_SET_WORKLOADS: readonly WorkloadName[] = ['get', 'list', 'update', 'list-deep'];
 /**
  * list-deep follows `next` links 49 times and then asks for that page over and over: it needs a
@@ -28,7 +28,7 @@ export const READ_SET_WORKLOADS: readonly WorkloadName[] = ['get', 'list', 'upda
  */
 export const LARGE_TABLE_ONLY: readonly WorkloadName[] = ['list-deep'];
 /**
- * Measured on the service alone, in alternation with creates on the same service (extras.ts,
+ * Measured on the service alone, in alternation with creates on the same service (service.ts,
  * measureTicketCost): a purchase needs events of its own to buy for, and the references sell nothing.
  */
 export const SERVICE_ONLY: readonly WorkloadName[] = ['buy-ticket'];

@@ -13,9 +13,9 @@ import {
   MUSEUM_HOURS_PATH,
   MUSEUM_WEEK,
   STORED_EVENT,
-} from './bodies.js';
-import type { BenchDatabase } from './databases.js';
-import { httpCall, sleep } from './http.js';
+} from '../servers/bodies.js';
+import type { BenchDatabase } from '../servers/databases.js';
+import { httpCall, sleep } from '../servers/http.js';
 import {
   isReference,
   median,
@@ -24,10 +24,10 @@ import {
   type ServerLabel,
   type TableKind,
   type WorkloadResult,
-} from './report.js';
-import { deleteEvents, seedEvents, type EventRow } from './seed.js';
-import { RssSampler, waitReady, type StartedServer } from './servers.js';
-import { IdFeed, READ_SET_WORKLOADS, runLoad, SERVICE_ONLY, type WorkloadName } from './workloads.js';
+} from '../report/report.js';
+import { deleteEvents, seedEvents, type EventRow } from '../workloads/seed.js';
+import { RssSampler, waitReady, type StartedServer } from '../servers/process.js';
+import { IdFeed, READ_SET_WORKLOADS, runLoad, SERVICE_ONLY, type WorkloadName } from './load.js';
 
 export interface Plan {
   readonly connections: number;
@@ -310,7 +310,7 @@ class WorkloadMeasurement {
  * Several servers × one workload, their runs alternating: every server's warm-up, then run 1 of
  * each, run 2 of each, and so on. On a shared machine whose speed drifts during a run (it did
  * here, by a factor of two within minutes), the n-th runs of two servers saw nearly the same
- * machine: ratios are taken run by run (report.ts, ratio) instead of between medians taken
+ * machine: ratios are taken run by run (report/report.ts, ratio) instead of between medians taken
  * minutes apart.
  */
 export async function measureInterleaved(

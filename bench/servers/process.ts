@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { childEnv, ROOT } from '../test/helpers/service-process.js';
+import { childEnv, ROOT } from '../../test/helpers/service-process.js';
 import { onCleanup } from './cleanup.js';
 import { httpCall, sleep } from './http.js';
 

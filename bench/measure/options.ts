@@ -1,4 +1,4 @@
-import { WORKLOAD_NAMES, type WorkloadName } from './workloads.js';
+import { WORKLOAD_NAMES, type WorkloadName } from './load.js';
 
 export interface BenchOptions {
   readonly connections: number;

@@ -3,7 +3,7 @@
  * through mysql2), without HTTP, with their rows of the date index as the store writes them: the
  * 1M-event table, the read set of the read workloads and the ids the delete workload removes.
  *
- * Alone: `tsx bench/seed.ts <DATABASE_URL> <count>`, e.g. `tsx bench/seed.ts sqlite:data/museum.sqlite 100000`.
+ * Alone: `tsx bench/workloads/seed.ts <DATABASE_URL> <count>`, e.g. `tsx bench/workloads/seed.ts sqlite:data/museum.sqlite 100000`.
  * The database must have been migrated (start the service on it once). On SQLite, seed while the
  * service is idle: it fails its writes for 1 s after meeting the seeder's lock.
  */
@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
-import { indexedDates, sortDateOf } from '../src/database/event-dates.js';
+import { indexedDates, sortDateOf } from '../../src/database/event-dates.js';
 
 export type DatabaseTarget =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly uri: string };
@@ -208,7 +208,7 @@ async function main(args: readonly string[]): Promise<void> {
   const [url, countText] = args;
   const count = Number(countText);
   if (url === undefined || !Number.isInteger(count) || count < 0) {
-    process.stderr.write('usage: tsx bench/seed.ts <DATABASE_URL> <count>\n');
+    process.stderr.write('usage: tsx bench/workloads/seed.ts <DATABASE_URL> <count>\n');
     process.exitCode = 2;
     return;
   }

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { MYSQL_TEST_URL, onMysqlServer, probeMysql } from '../test/helpers/test-database.js';
+import { MYSQL_TEST_URL, onMysqlServer, probeMysql } from '../../test/helpers/test-database.js';
 import { onCleanup } from './cleanup.js';
 import { basicAuth } from './http.js';
 

@@ -1,5 +1,5 @@
 /**
- * What the Nest references (nest-floor-server.ts, mandated-floor-server.ts) share: the baseline's
+ * What the Nest references (nest-floor.ts, mandated-floor.ts) share: the baseline's
  * Express settings, listening on 127.0.0.1 with the line the benchmark waits for, and a shutdown
  * that keep-alive connections of the load generator cannot hold up.
  */
