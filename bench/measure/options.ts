@@ -1,10 +1,15 @@
-import { WORKLOAD_NAMES, type WorkloadName } from './load.js';
+/** `npm run bench`'s options (--help), and the checks of a number or a list of names it shares with bench:compare. */
+import { WORKLOAD_NAMES, type WorkloadName } from '../workloads/index.js';
 
-export interface BenchOptions {
+/** How every workload is run: its connections, and the length and number of its runs. */
+export interface Plan {
   readonly connections: number;
-  readonly durationSec: number;
   readonly warmupSec: number;
+  readonly durationSec: number;
   readonly repetitions: number;
+}
+
+export interface BenchOptions extends Plan {
   /** Events seeded for the large-table runs (SQLite and MySQL). */
   readonly events: number;
   readonly skipLarge: boolean;
@@ -95,24 +100,32 @@ function splitOnce(text: string): [string, string | undefined] {
 
 function number(given: Map<string, string | true>, name: string, fallback: number, min: number): number {
   const raw = given.get(name);
-  if (raw === undefined) return fallback;
+  return raw === undefined ? fallback : wholeNumber(String(raw), min, `--${name}`);
+}
+
+/** `raw` as a whole number ≥ min, or a UsageError naming it `what`. */
+export function wholeNumber(raw: string, min: number, what: string): number {
   const value = Number(raw);
-  if (raw === true || !Number.isInteger(value) || value < min)
-    throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${what} must be a whole number ≥ ${min}`);
   return value;
 }
 
-function workloads(raw: string | true | undefined): WorkloadName[] {
-  if (raw === undefined || raw === true) return [...WORKLOAD_NAMES];
+/** The comma-separated names of `raw`, in its order, each one of `known`; at least one. */
+export function namesFrom<Name extends string>(raw: string, known: readonly Name[], what: string): Name[] {
   const names = raw
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
   for (const name of names) {
-    if (!(WORKLOAD_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(`--only: unknown workload "${name}" (known: ${WORKLOAD_NAMES.join(', ')})`);
-    }
+    if (!(known as readonly string[]).includes(name))
+      throw new UsageError(`${what}: unknown workload "${name}" (known: ${known.join(', ')})`);
   }
-  if (names.length === 0) throw new UsageError('--only needs at least one workload');
+  if (names.length === 0) throw new UsageError(`${what} needs at least one workload`);
+  return names as Name[];
+}
+
+function workloads(raw: string | true | undefined): WorkloadName[] {
+  if (raw === undefined || raw === true) return [...WORKLOAD_NAMES];
+  const names = namesFrom(raw, WORKLOAD_NAMES, '--only');
   return WORKLOAD_NAMES.filter((name) => names.includes(name));
 }

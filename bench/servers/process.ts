@@ -1,18 +1,17 @@
 /**
- * Starting, pinning, watching and stopping the servers under test: the bare Express baseline, the
- * bare NestJS floor and the compiled service. Their output goes to log files (one JSON line per request would otherwise
- * flood the terminal and cost the benchmark process CPU on the load generator's core).
+ * Starting, pinning, watching and stopping a server process (start.ts says which). Their output
+ * goes to log files (one JSON line per request would otherwise flood the terminal and cost the
+ * benchmark process CPU on the load generator's core).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { childEnv, ROOT } from '../../test/helpers/service-process.js';
 import { onCleanup } from './cleanup.js';
-import { httpCall, sleep } from './http.js';
+import { errorText, httpCall, sleep } from './http.js';
 
 /** The core of the servers; the benchmark process (autocannon) runs on core 0. */
-export const SERVER_CORE = 1;
-export const LOAD_CORE = 0;
+const SERVER_CORE = 1;
+const LOAD_CORE = 0;
 
 export interface Pinning {
   readonly enabled: boolean;
@@ -35,6 +34,12 @@ export function pinSelf(): Pinning {
   };
 }
 
+/** `node <nodeArgs>`, under `taskset -c SERVER_CORE` when pinning: the command and its arguments. */
+export function onServerCore(pinning: Pinning, nodeArgs: readonly string[]): [string, ...string[]] {
+  const node: [string, ...string[]] = [process.execPath, ...nodeArgs];
+  return pinning.enabled ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
+}
+
 export interface ServerSpec {
   readonly name: string;
   /** Node arguments: a script and its options. */
@@ -49,10 +54,13 @@ const STOP_GRACE_MS = 10_000;
 
 /** A server process whose standard output and error go to its log file. */
 export class ServerProcess {
+  /** Where it listens, once `start` saw it say so. */
+  port = 0;
   private exitCode: number | null | undefined;
   private exitSignal: NodeJS.Signals | null = null;
   private readonly exited: Promise<void>;
-  private readonly unregister: () => Promise<void>;
+  /** SIGTERM, then SIGKILL when it has not exited after STOP_GRACE_MS. */
+  readonly stop: () => Promise<void>;
 
   private constructor(
     readonly spec: ServerSpec,
@@ -66,17 +74,16 @@ export class ServerProcess {
         resolve();
       });
     });
-    this.unregister = onCleanup(`stop ${spec.name}`, () => this.terminate());
+    this.stop = onCleanup(`stop ${spec.name}`, () => this.terminate());
   }
 
   /** Spawns the process (under `taskset -c SERVER_CORE` when pinning) without waiting. */
   static spawn(spec: ServerSpec): ServerProcess {
     const log = openSync(spec.logFile, 'a');
     try {
-      const node = [process.execPath, ...spec.nodeArgs];
-      const [command, ...args] = spec.pinning.enabled ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
+      const [command, ...args] = onServerCore(spec.pinning, spec.nodeArgs);
       const spawnedAt = performance.now();
-      const child = spawn(command as string, args, {
+      const child = spawn(command, args, {
         cwd: ROOT,
         env: childEnv({ ...spec.env }),
         stdio: ['ignore', log, log],
@@ -89,15 +96,33 @@ export class ServerProcess {
   }
 
   /** Spawns the process and waits for its `Listening on http://127.0.0.1:<port>` line. */
-  static async start(spec: ServerSpec, timeoutMs = 60_000): Promise<StartedServer> {
+  static async start(spec: ServerSpec, timeoutMs = 60_000): Promise<ServerProcess> {
     const server = ServerProcess.spawn(spec);
     try {
-      const port = await server.waitForPort(timeoutMs);
-      return new StartedServer(server, port);
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const match = LISTENING.exec(server.log());
+        if (match) {
+          server.port = Number(match[1]);
+          return server;
+        }
+        server.checkRunning('before listening');
+        if (performance.now() > deadline)
+          throw new Error(`${spec.name} did not listen within ${timeoutMs} ms:\n${server.logTail()}`);
+        await sleep(10);
+      }
     } catch (error) {
       await server.stop();
       throw error;
     }
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
   }
 
   /** taskset execs node: this is the server's own pid, whose /proc/<pid>/status is sampled. */
@@ -110,17 +135,11 @@ export class ServerProcess {
     return this.exitCode === undefined;
   }
 
-  private async waitForPort(timeoutMs: number): Promise<number> {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const match = LISTENING.exec(this.log());
-      if (match) return Number(match[1]);
-      if (!this.running)
-        throw new Error(`${this.spec.name} exited (${this.describeExit()}) before listening:\n${this.logTail()}`);
-      if (performance.now() > deadline)
-        throw new Error(`${this.spec.name} did not listen within ${timeoutMs} ms:\n${this.logTail()}`);
-      await sleep(10);
-    }
+  /** Throws, with the end of its log, when it has exited (`when`: before listening, while idle, …). */
+  checkRunning(when: string): void {
+    if (this.running) return;
+    const exit = this.exitSignal ? `signal ${this.exitSignal}` : `exit code ${String(this.exitCode)}`;
+    throw new Error(`${this.spec.name} exited (${exit}) ${when}:\n${this.logTail()}`);
   }
 
   log(): string {
@@ -133,16 +152,6 @@ export class ServerProcess {
 
   logTail(lines = 30): string {
     return this.log().trimEnd().split('\n').slice(-lines).join('\n');
-  }
-
-  describeExit(): string {
-    if (this.running) return 'running';
-    return this.exitSignal ? `signal ${this.exitSignal}` : `exit code ${String(this.exitCode)}`;
-  }
-
-  /** SIGTERM, then SIGKILL when it has not exited after STOP_GRACE_MS. */
-  stop(): Promise<void> {
-    return this.unregister();
   }
 
   private async terminate(): Promise<void> {
@@ -170,30 +179,6 @@ export class ServerProcess {
   }
 }
 
-/** A server that listens. */
-export class StartedServer {
-  constructor(
-    readonly process: ServerProcess,
-    readonly port: number,
-  ) {}
-
-  get name(): string {
-    return this.process.spec.name;
-  }
-
-  get baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  get pid(): number {
-    return this.process.pid;
-  }
-
-  stop(): Promise<void> {
-    return this.process.stop();
-  }
-}
-
 /** Resolves once GET /health/ready answers 200 (polling every `everyMs`), with the time it did. */
 export async function waitReady(port: number, timeoutMs = 30_000, everyMs = 5, alive?: () => boolean): Promise<number> {
   const deadline = performance.now() + timeoutMs;
@@ -204,97 +189,11 @@ export async function waitReady(port: number, timeoutMs = 30_000, everyMs = 5, a
       if (answer.status === 200) return performance.now();
       last = `status ${answer.status}`;
     } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
+      last = errorText(error);
     }
     if (alive && !alive()) throw new Error(`the server exited before /health/ready answered 200 (last: ${last})`);
     if (performance.now() > deadline)
       throw new Error(`GET /health/ready did not answer 200 within ${timeoutMs} ms (last: ${last})`);
     await sleep(everyMs);
   }
-}
-
-/** A port free right now on 127.0.0.1 (for start-to-ready, which polls before any log line). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Milliseconds from spawning the server to its first 200 from GET /health/ready (5 ms polls). */
-export async function measureStartToReady(spec: ServerSpec): Promise<number> {
-  const port = await freePort();
-  const server = ServerProcess.spawn({ ...spec, env: { ...spec.env, PORT: String(port) } });
-  try {
-    const readyAt = await waitReady(port, 60_000, 5, () => server.running);
-    return readyAt - server.spawnedAt;
-  } catch (error) {
-    throw new Error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}\n${server.logTail()}`, {
-      cause: error,
-    });
-  } finally {
-    await server.stop();
-  }
-}
-
-/** The largest VmRSS of a process, read from /proc/<pid>/status every `everyMs`. */
-export class RssSampler {
-  private maxKib = 0;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly pid: number,
-    private readonly everyMs = 100,
-  ) {}
-
-  start(): void {
-    this.maxKib = 0;
-    this.sample();
-    this.timer = setInterval(() => this.sample(), this.everyMs);
-  }
-
-  /** Stops sampling; the maximum in MiB (0 when nothing could be read). */
-  stop(): number {
-    clearInterval(this.timer);
-    this.sample();
-    return this.maxKib / 1024;
-  }
-
-  private sample(): void {
-    const kib = readRssKib(this.pid);
-    if (kib !== undefined && kib > this.maxKib) this.maxKib = kib;
-  }
-}
-
-export function readRssKib(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** How long a server sits idle, once ready, before its idle RSS is read. */
-export const IDLE_RSS_AFTER_MS = 1000;
-
-/**
- * VmRSS in MiB of a server that is ready and has had no load yet, read once after
- * IDLE_RSS_AFTER_MS: what the process costs at rest, before any request grows its heap (the
- * readiness polls aside). Undefined when /proc cannot be read.
- */
-export async function idleRssMiB(server: StartedServer): Promise<number | undefined> {
-  await sleep(IDLE_RSS_AFTER_MS);
-  if (!server.process.running) {
-    throw new Error(
-      `${server.name} exited (${server.process.describeExit()}) while idle:\n${server.process.logTail()}`,
-    );
-  }
-  const kib = readRssKib(server.pid);
-  return kib === undefined ? undefined : kib / 1024;
 }

@@ -82,57 +82,86 @@ export function eventRow(eventId: string, index: number): EventRow {
 
 /** Inserts `count` events with fresh UUIDv7 ids. */
 export async function seedEvents(databaseUrl: string, count: number, options: SeedOptions = {}): Promise<SeedResult> {
-  const target = parseTarget(databaseUrl);
   const started = performance.now();
-  const ids =
-    target.kind === 'sqlite' ? seedSqlite(target.path, count, options) : await seedMysql(target.uri, count, options);
+  const ids = await onDatabase(
+    databaseUrl,
+    (db) => seedSqlite(db, count, options),
+    (connection) => seedMysql(connection, count, options),
+  );
   return { count, ms: performance.now() - started, ids };
 }
 
 /** Deletes the given events (the ids a delete workload did not use), in chunks. */
 export async function deleteEvents(databaseUrl: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const target = parseTarget(databaseUrl);
-  if (target.kind === 'sqlite') {
-    const db = openSqlite(target.path);
-    try {
+  const chunks = Array.from({ length: Math.ceil(ids.length / DELETE_CHUNK) }, (_, index) =>
+    ids.slice(index * DELETE_CHUNK, (index + 1) * DELETE_CHUNK),
+  );
+  await onDatabase(
+    databaseUrl,
+    (db) =>
       db.transaction(() => {
-        for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
-          const chunk = ids.slice(start, start + DELETE_CHUNK);
+        for (const chunk of chunks) {
           const list = chunk.map(() => '?').join(',');
           db.prepare(`DELETE FROM special_events WHERE event_id IN (${list})`).run(...chunk);
           db.prepare(`DELETE FROM special_event_dates WHERE event_id IN (${list})`).run(...chunk);
         }
-      })();
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  await withMysql(target.uri, async (connection) => {
-    for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
-      const chunk = ids.slice(start, start + DELETE_CHUNK);
-      await connection.query('DELETE FROM special_events WHERE event_id IN (?)', [chunk]);
-      await connection.query('DELETE FROM special_event_dates WHERE event_id IN (?)', [chunk]);
-    }
-  });
+      })(),
+    async (connection) => {
+      for (const chunk of chunks) {
+        await connection.query('DELETE FROM special_events WHERE event_id IN (?)', [chunk]);
+        await connection.query('DELETE FROM special_event_dates WHERE event_id IN (?)', [chunk]);
+      }
+    },
+  );
 }
 
 /** Rows in special_events. */
-export async function countEvents(databaseUrl: string): Promise<number> {
+export function countEvents(databaseUrl: string): Promise<number> {
+  const sql = 'SELECT COUNT(*) AS n FROM special_events';
+  return onDatabase(
+    databaseUrl,
+    (db) => (db.prepare(sql).get() as { n: number }).n,
+    async (connection) => Number(((await connection.query(sql))[0] as Array<{ n: number | string }>)[0]?.n ?? 0),
+  );
+}
+
+/**
+ * `sqlite` on a connection to the SQLite file (read-only when asked), or `mysql` on a connection
+ * to the MySQL database, closed after.
+ */
+export async function onDatabase<T>(
+  databaseUrl: string,
+  sqlite: (db: Database.Database) => T | Promise<T>,
+  mysql: (connection: Connection) => Promise<T>,
+  readonly = false,
+): Promise<T> {
   const target = parseTarget(databaseUrl);
-  if (target.kind === 'sqlite') {
-    const db = openSqlite(target.path);
+  if (target.kind === 'mysql') {
+    const connection = await createConnection({ uri: target.uri, connectTimeout: 5000 });
     try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM special_events').get() as { n: number }).n;
+      return await mysql(connection);
     } finally {
-      db.close();
+      await connection.end();
     }
   }
-  return withMysql(target.uri, async (connection) => {
-    const [rows] = await connection.query('SELECT COUNT(*) AS n FROM special_events');
-    return Number((rows as Array<{ n: number | string }>)[0]?.n ?? 0);
-  });
+  const db = readonly ? new Database(target.path, { readonly, fileMustExist: true }) : openSqlite(target.path);
+  try {
+    return await sqlite(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** An onProgress that writes `<prefix><written> / <count>` every 100,000 rows and at the end. */
+export function progressEvery100k(count: number, prefix: string): (written: number) => void {
+  let shown = 0;
+  return (written) => {
+    if (written - shown >= 100_000 || written === count) {
+      shown = written;
+      process.stderr.write(`  ${prefix}${written} / ${count}\n`);
+    }
+  };
 }
 
 function openSqlite(path: string): Database.Database {
@@ -143,65 +172,49 @@ function openSqlite(path: string): Database.Database {
   return db;
 }
 
-function seedSqlite(path: string, count: number, options: SeedOptions): string[] {
+function seedSqlite(db: Database.Database, count: number, options: SeedOptions): string[] {
   const ids: string[] = [];
-  const db = openSqlite(path);
-  try {
-    const insert = db.prepare(`INSERT INTO special_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    const insertDate = db.prepare('INSERT INTO special_event_dates (event_date, event_id) VALUES (?, ?)');
-    const batch = db.transaction((from: number, to: number) => {
-      for (let index = from; index < to; index++) {
-        const id = uuidv7();
-        const { values, dates } = withIndex((options.row ?? eventRow)(id, index));
-        insert.run(...values);
-        for (const date of dates) insertDate.run(...date);
-        if (options.keepIds) ids.push(id);
-      }
-    });
-    for (let from = 0; from < count; from += SQLITE_BATCH) {
-      const to = Math.min(count, from + SQLITE_BATCH);
-      batch(from, to);
-      options.onProgress?.(to);
-    }
-  } finally {
-    db.close();
-  }
-  return ids;
-}
-
-async function seedMysql(uri: string, count: number, options: SeedOptions): Promise<string[]> {
-  const ids: string[] = [];
-  await withMysql(uri, async (connection) => {
-    for (let from = 0; from < count; from += MYSQL_BATCH) {
-      const to = Math.min(count, from + MYSQL_BATCH);
-      const rows: EventRow[] = [];
-      for (let index = from; index < to; index++) rows.push((options.row ?? eventRow)(uuidv7(), index));
-      const indexed = rows.map(withIndex);
-      const dates = indexed.flatMap((event) => event.dates);
-      await connection.beginTransaction();
-      try {
-        await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [indexed.map((e) => e.values)]);
-        if (dates.length > 0)
-          await connection.query('INSERT INTO special_event_dates (event_date, event_id) VALUES ?', [dates]);
-        await connection.commit();
-      } catch (error) {
-        await connection.rollback();
-        throw error;
-      }
-      if (options.keepIds) for (const row of rows) ids.push(row[0]);
-      options.onProgress?.(to);
+  const insert = db.prepare(`INSERT INTO special_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insertDate = db.prepare('INSERT INTO special_event_dates (event_date, event_id) VALUES (?, ?)');
+  const batch = db.transaction((from: number, to: number) => {
+    for (let index = from; index < to; index++) {
+      const id = uuidv7();
+      const { values, dates } = withIndex((options.row ?? eventRow)(id, index));
+      insert.run(...values);
+      for (const date of dates) insertDate.run(...date);
+      if (options.keepIds) ids.push(id);
     }
   });
+  for (let from = 0; from < count; from += SQLITE_BATCH) {
+    const to = Math.min(count, from + SQLITE_BATCH);
+    batch(from, to);
+    options.onProgress?.(to);
+  }
   return ids;
 }
 
-async function withMysql<T>(uri: string, work: (connection: Connection) => Promise<T>): Promise<T> {
-  const connection = await createConnection({ uri, connectTimeout: 5000 });
-  try {
-    return await work(connection);
-  } finally {
-    await connection.end();
+async function seedMysql(connection: Connection, count: number, options: SeedOptions): Promise<string[]> {
+  const ids: string[] = [];
+  for (let from = 0; from < count; from += MYSQL_BATCH) {
+    const to = Math.min(count, from + MYSQL_BATCH);
+    const rows: EventRow[] = [];
+    for (let index = from; index < to; index++) rows.push((options.row ?? eventRow)(uuidv7(), index));
+    const indexed = rows.map(withIndex);
+    const dates = indexed.flatMap((event) => event.dates);
+    await connection.beginTransaction();
+    try {
+      await connection.query(`INSERT INTO special_events (${COLUMNS}) VALUES ?`, [indexed.map((e) => e.values)]);
+      if (dates.length > 0)
+        await connection.query('INSERT INTO special_event_dates (event_date, event_id) VALUES ?', [dates]);
+      await connection.commit();
+    } catch (error) {
+      await connection.rollback();
+      throw error;
+    }
+    if (options.keepIds) for (const row of rows) ids.push(row[0]);
+    options.onProgress?.(to);
   }
+  return ids;
 }
 
 async function main(args: readonly string[]): Promise<void> {
@@ -212,15 +225,7 @@ async function main(args: readonly string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  let reported = 0;
-  const result = await seedEvents(url, count, {
-    onProgress: (written) => {
-      if (written - reported >= 100_000 || written === count) {
-        reported = written;
-        process.stderr.write(`  ${written} / ${count}\n`);
-      }
-    },
-  });
+  const result = await seedEvents(url, count, { onProgress: progressEvery100k(count, '') });
   const total = await countEvents(url);
   process.stdout.write(
     `Seeded ${result.count} events in ${(result.ms / 1000).toFixed(1)} s; special_events now holds ${total} rows.\n`,
