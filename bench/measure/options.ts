@@ -1,4 +1,6 @@
 /** `npm run bench`'s options (--help), and the checks of a number or a list of names it shares with bench:compare. */
+import { parseArgs } from 'node:util';
+import { errorText } from '../servers/http.js';
 import { WORKLOAD_NAMES, type WorkloadName } from '../workloads/index.js';
 
 /** How every workload is run: its connections, and the length and number of its runs. */
@@ -57,50 +59,40 @@ benchmark may create and drop databases.
 
 export class UsageError extends Error {}
 
-/** Parses `--name value`, `--name=value` and flags; null when --help was asked for. */
-export function parseOptions(argv: readonly string[]): BenchOptions | null {
-  const given = new Map<string, string | true>();
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
-    const [name, inline] = splitOnce(arg.slice(2));
-    if (['help', 'skip-large', 'no-mysql', 'quick'].includes(name)) {
-      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
-      given.set(name, true);
-      continue;
-    }
-    if (!['connections', 'duration', 'warmup', 'repetitions', 'events', 'only'].includes(name)) {
-      throw new UsageError(`unknown option --${name}`);
-    }
-    const value = inline ?? argv[++index];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-    given.set(name, value);
-  }
-  if (given.has('help')) return null;
+const FLAGS = ['help', 'skip-large', 'no-mysql', 'quick'] as const;
+const VALUES = ['connections', 'duration', 'warmup', 'repetitions', 'events', 'only'] as const;
 
-  const quick = given.has('quick');
+/** Parses `--name value`, `--name=value` and flags (node:util parseArgs); null when --help was asked for. */
+export function parseOptions(argv: readonly string[]): BenchOptions | null {
+  let given: { [flag in (typeof FLAGS)[number]]?: boolean } & { [name in (typeof VALUES)[number]]?: string };
+  try {
+    const options = [
+      ...FLAGS.map((name) => [name, { type: 'boolean' }] as const),
+      ...VALUES.map((name) => [name, { type: 'string' }] as const),
+    ];
+    given = parseArgs({ args: [...argv], options: Object.fromEntries(options), strict: true }).values;
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+  if (given.help) return null;
+
+  const quick = given.quick === true;
   const base = quick ? { ...DEFAULTS, ...QUICK } : DEFAULTS;
+  const number = (name: (typeof VALUES)[number], fallback: number, min: number): number => {
+    const raw = given[name];
+    return raw === undefined ? fallback : wholeNumber(raw, min, `--${name}`);
+  };
   return {
-    connections: number(given, 'connections', base.connections, 1),
-    durationSec: number(given, 'duration', base.durationSec, 1),
-    warmupSec: number(given, 'warmup', base.warmupSec, 0),
-    repetitions: number(given, 'repetitions', base.repetitions, 1),
-    events: number(given, 'events', base.events, 0),
-    skipLarge: given.has('skip-large'),
-    mysql: !given.has('no-mysql'),
-    only: workloads(given.get('only')),
+    connections: number('connections', base.connections, 1),
+    durationSec: number('duration', base.durationSec, 1),
+    warmupSec: number('warmup', base.warmupSec, 0),
+    repetitions: number('repetitions', base.repetitions, 1),
+    events: number('events', base.events, 0),
+    skipLarge: given['skip-large'] === true,
+    mysql: given['no-mysql'] !== true,
+    only: given.only === undefined ? [...WORKLOAD_NAMES] : only(given.only),
     quick,
   };
-}
-
-function splitOnce(text: string): [string, string | undefined] {
-  const at = text.indexOf('=');
-  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
-}
-
-function number(given: Map<string, string | true>, name: string, fallback: number, min: number): number {
-  const raw = given.get(name);
-  return raw === undefined ? fallback : wholeNumber(String(raw), min, `--${name}`);
 }
 
 /** `raw` as a whole number ≥ min, or a UsageError naming it `what`. */
@@ -124,8 +116,8 @@ export function namesFrom<Name extends string>(raw: string, known: readonly Name
   return names as Name[];
 }
 
-function workloads(raw: string | true | undefined): WorkloadName[] {
-  if (raw === undefined || raw === true) return [...WORKLOAD_NAMES];
+/** --only: the workloads named, in the registry's order. */
+function only(raw: string): WorkloadName[] {
   const names = namesFrom(raw, WORKLOAD_NAMES, '--only');
   return WORKLOAD_NAMES.filter((name) => names.includes(name));
 }

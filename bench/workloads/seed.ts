@@ -14,9 +14,6 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
 import { indexedDates, sortDateOf } from '../../src/database/event-dates.js';
 
-export type DatabaseTarget =
-  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly uri: string };
-
 export interface SeedOptions {
   /** Return the generated event ids (the delete workload needs them; 1M events do not). */
   readonly keepIds?: boolean;
@@ -54,15 +51,6 @@ const COLUMNS = 'event_id, name, location, event_description, dates, price, sort
 function withIndex(row: EventRow): { values: unknown[]; dates: [string, string][] } {
   const dates = indexedDates(JSON.parse(row[4]) as string[]);
   return { values: [...row, sortDateOf(dates)], dates: dates.map((date): [string, string] => [date, row[0]]) };
-}
-
-/** `sqlite:PATH` or `mysql://user:pass@host:port/db`, as DATABASE_URL. */
-export function parseTarget(databaseUrl: string): DatabaseTarget {
-  if (databaseUrl.startsWith('sqlite:') && databaseUrl.length > 'sqlite:'.length) {
-    return { kind: 'sqlite', path: databaseUrl.slice('sqlite:'.length) };
-  }
-  if (databaseUrl.startsWith('mysql://')) return { kind: 'mysql', uri: databaseUrl };
-  throw new Error(`not a sqlite:PATH or mysql:// URL: ${databaseUrl}`);
 }
 
 /** A plausible event; `index` varies its text so that rows are not all identical. */
@@ -127,8 +115,8 @@ export function countEvents(databaseUrl: string): Promise<number> {
 }
 
 /**
- * `sqlite` on a connection to the SQLite file (read-only when asked), or `mysql` on a connection
- * to the MySQL database, closed after.
+ * On DATABASE_URL `sqlite:PATH`, `sqlite` on a connection to the file (read-only when asked); on
+ * `mysql://user:pass@host:port/db`, `mysql` on a connection to the database; closed after.
  */
 export async function onDatabase<T>(
   databaseUrl: string,
@@ -136,16 +124,17 @@ export async function onDatabase<T>(
   mysql: (connection: Connection) => Promise<T>,
   readonly = false,
 ): Promise<T> {
-  const target = parseTarget(databaseUrl);
-  if (target.kind === 'mysql') {
-    const connection = await createConnection({ uri: target.uri, connectTimeout: 5000 });
+  if (databaseUrl.startsWith('mysql://')) {
+    const connection = await createConnection({ uri: databaseUrl, connectTimeout: 5000 });
     try {
       return await mysql(connection);
     } finally {
       await connection.end();
     }
   }
-  const db = readonly ? new Database(target.path, { readonly, fileMustExist: true }) : openSqlite(target.path);
+  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
+  if (path === '') throw new Error(`not a sqlite:PATH or mysql:// URL: ${databaseUrl}`);
+  const db = readonly ? new Database(path, { readonly, fileMustExist: true }) : openSqlite(path);
   try {
     return await sqlite(db);
   } finally {
