@@ -62,11 +62,11 @@ import {
   type BenchDatabase,
 } from './servers/databases.js';
 import { errorText } from './servers/http.js';
-import { pinSelf, waitReady, type Pinning } from './servers/process.js';
+import { pinSelf, waitReady, type Pinning, type ServerProcess } from './servers/process.js';
 import { roleOf, startServer, stackOf, titleOf, type ServerLabel } from './servers/start.js';
-import { ALTERNATIONS, WORKLOADS } from './workloads/index.js';
+import { ALTERNATIONS, WORKLOADS, type WorkloadName } from './workloads/index.js';
 import { countEvents, progressEvery100k, seedEvents } from './workloads/seed.js';
-import type { Subject } from './workloads/workload.js';
+import type { Subject, Workload } from './workloads/workload.js';
 
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
@@ -89,8 +89,16 @@ function selected(context: Context): typeof WORKLOADS {
   return WORKLOADS.filter((workload) => context.options.only.includes(workload.name));
 }
 
-function record(context: Context, outcome: { problems: readonly string[] }): void {
-  context.report.problems.push(...outcome.problems);
+/** Several servers' runs of one workload in turn (measureInterleaved), their results recorded. */
+async function interleave(
+  context: Context,
+  subjects: readonly Subject[],
+  workload: Workload<WorkloadName>,
+): Promise<void> {
+  for (const result of await measureInterleaved(subjects, workload, context.options)) {
+    context.report.results.push(result);
+    context.report.problems.push(...result.problems);
+  }
 }
 
 /** A server of the regular runs, started, with its idle RSS recorded before any load. */
@@ -127,7 +135,7 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
           `  single-flight: ${result.concurrentDelta} password check(s) for ${result.concurrentRequests} concurrent requests, ` +
             `${result.wrongDelta} for ${result.wrongRequests} repeated wrong ones`,
         );
-        record(context, { problems });
+        context.report.problems.push(...problems);
       }
       subjects.push(service);
       subjects.push(await startRegular(context, stackOf(database.kind), stackDatabase));
@@ -136,10 +144,7 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
       const running = subjects.filter((subject) => workload.servers.includes(roleOf(subject.label)));
       if (running.length === 0) continue;
       say(`\n# ${workload.name}: ${running.map((subject) => subject.label).join(', ')}, in alternation`);
-      for (const result of await measureInterleaved(running, workload, context.options)) {
-        context.report.results.push(result);
-        record(context, result);
-      }
+      await interleave(context, running, workload);
     }
     for (const workload of selected(context)) {
       for (const service of subjects.filter((subject) => roleOf(subject.label) === 'service')) {
@@ -150,7 +155,7 @@ async function runRegular(context: Context, mysql: BenchDatabase | undefined): P
           const { result, problems } = await measureAlternation(service, alternation, context.options);
           say(`  ${result.variant} ÷ ${result.plain}: ${result.ratio.toFixed(2)} of the req/s`);
           context.report.createCosts.push(result);
-          record(context, { problems });
+          context.report.problems.push(...problems);
         }
       }
     }
@@ -170,7 +175,7 @@ async function runLargeTable(context: Context, large: BenchDatabase, control: Be
   if (workloads.length === 0) return;
   const events = context.options.events;
   say(`\n# Service on ${large.kind} with ${events} stored events, against one on an empty table`);
-  const servers = [];
+  const servers: ServerProcess[] = [];
   try {
     const largeServer = await startServer(context, large.kind, large, `service-${large.kind}-large`);
     servers.push(largeServer);
@@ -194,12 +199,7 @@ async function runLargeTable(context: Context, large: BenchDatabase, control: Be
       { label: control.kind, server: controlServer, database: control, seeding, table: 'control' },
       { label: large.kind, server: largeServer, database: large, seeding, table: 'large', storedEvents: events },
     ];
-    for (const workload of workloads) {
-      for (const result of await measureInterleaved(subjects, workload, context.options)) {
-        context.report.results.push(result);
-        record(context, result);
-      }
-    }
+    for (const workload of workloads) await interleave(context, subjects, workload);
   } finally {
     for (const server of servers) await server.stop();
   }
