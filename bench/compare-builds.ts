@@ -24,12 +24,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { ROOT } from '../test/helpers/service-process.js';
-import { cyclingPaths, EVENT_BODY, LIST_PATH } from './bodies.js';
-import { onCleanup, runCleanup } from './cleanup.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, serviceEnv, VALID_AUTHORIZATION } from './databases.js';
-import { pinSelf, ServerProcess, type StartedServer, waitReady } from './servers.js';
+import { runAutocannon } from './measure/load.js';
+import { namesFrom, wholeNumber } from './measure/options.js';
+import { tableHead } from './report/markdown.js';
+import { EVENT_BODY } from './servers/bodies.js';
+import { cleanUpOnSignals, onCleanup, runCleanup } from './servers/cleanup.js';
+import { sqliteDatabase, VALID_AUTHORIZATION } from './servers/databases.js';
+import { pinSelf, type Pinning, type ServerProcess } from './servers/process.js';
+import { startServer } from './servers/start.js';
+import { cyclingPaths, LIST_PATH } from './workloads/special-events.js';
 
 const CONNECTIONS = 50;
 const WARMUP_SEC = 3;
@@ -42,7 +47,7 @@ type Workload = (typeof WORKLOADS)[number];
 interface Build {
   readonly label: string;
   readonly dist: string;
-  server?: StartedServer;
+  server?: ServerProcess;
   readonly ids: string[];
   /** Events the reads find, set aside from the first creates (never deleted). */
   readonly kept: string[];
@@ -50,16 +55,13 @@ interface Build {
 }
 
 async function run(build: Build, workload: Workload, seconds: number): Promise<number> {
-  const server = build.server as StartedServer;
+  const server = build.server as ServerProcess;
   const request = requestOf(build, workload);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(
-      { url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] },
-      (error: unknown, done: autocannon.Result) => {
-        if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
-        else resolve(done);
-      },
-    );
+  const result = await runAutocannon({
+    url: server.baseUrl,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [request],
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${build.label} ${workload}: ${bad} responses were not 2xx`);
@@ -103,6 +105,7 @@ function requestOf(build: Build, workload: Workload): autocannon.Request {
   }
 }
 
+/** The upper median of an even count (measure/load.ts's takes the mean of the middle two). */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
@@ -111,10 +114,8 @@ function median(values: readonly number[]): number {
 async function main(): Promise<void> {
   const [revision, roundsArg = '3', secondsArg = '10', workloadsArg = WORKLOADS.join(',')] = process.argv.slice(2);
   if (!revision) throw new Error('usage: npm run bench:compare -- <rev> [rounds] [seconds] [workloads]');
-  const workloads = workloadsArg.split(',') as Workload[];
-  const unknown = workloads.filter((workload) => !WORKLOADS.includes(workload));
-  if (unknown.length > 0) throw new Error(`unknown workloads ${unknown.join(', ')}: use ${WORKLOADS.join(', ')}`);
-  const [rounds, seconds] = [Number(roundsArg), Number(secondsArg)];
+  const workloads = namesFrom(workloadsArg, WORKLOADS, 'workloads');
+  const [rounds, seconds] = [wholeNumber(roundsArg, 1, 'rounds'), wholeNumber(secondsArg, 1, 'seconds')];
   const pinning = pinSelf();
   const dir = mkdtempSync(join(tmpdir(), 'bench-compare-'));
   onCleanup('remove the temp dir', () => rmSync(dir, { recursive: true, force: true }));
@@ -142,16 +143,16 @@ async function main(): Promise<void> {
     passes.push(await pass(order, dir, pinning, workloads, rounds, seconds));
   }
   const [then, now] = builds as [Build, Build];
-  process.stdout.write(
-    `${pinning.note}\n| workload | ${revision} req/s | now req/s | now ÷ ${revision}, ${then.label} first | ${now.label} first | both (geometric mean) |\n|---|---:|---:|---:|---:|---:|\n`,
-  );
+  const columns = ['workload', `${revision} req/s`, 'now req/s', `now ÷ ${revision}, ${then.label} first`];
+  const lines = tableHead([...columns, `${now.label} first`, 'both (geometric mean)'], 1);
   for (const workload of workloads) {
     const [first, second] = passes.map((ratios) => ratios[workload]) as [number, number];
-    process.stdout.write(
+    lines.push(
       `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
-        `${first.toFixed(2)} | ${second.toFixed(2)} | ${Math.sqrt(first * second).toFixed(2)} |\n`,
+        `${first.toFixed(2)} | ${second.toFixed(2)} | ${Math.sqrt(first * second).toFixed(2)} |`,
     );
   }
+  process.stdout.write(`${pinning.note}\n${lines.join('\n')}\n`);
 }
 
 /**
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
 async function pass(
   order: readonly Build[],
   dir: string,
-  pinning: ReturnType<typeof pinSelf>,
+  pinning: Pinning,
   workloads: readonly Workload[],
   rounds: number,
   seconds: number,
@@ -171,17 +172,9 @@ async function pass(
   for (const build of order) {
     build.ids.length = 0;
     build.kept.length = 0;
-    build.server = await ServerProcess.start({
-      name: build.label,
-      nodeArgs: [join(build.dist, 'main.js')],
-      env: serviceEnv(`sqlite:${join(dir, `${build.label}-${order[0]?.label}-first.sqlite`)}`, {
-        ADMIN_USERNAME,
-        ADMIN_PASSWORD,
-      }),
-      logFile: join(dir, `${build.label}-${order[0]?.label}-first.log`),
-      pinning,
-    });
-    await waitReady(build.server.port);
+    const file = `${build.label}-${order[0]?.label}-first`;
+    const database = sqliteDatabase(dir, `${file}.sqlite`);
+    build.server = await startServer({ dir, pinning, entry: join(build.dist, 'main.js') }, 'sqlite', database, file);
     await run(build, 'create', WARMUP_SEC);
   }
   for (let round = 1; round <= rounds; round++) {
@@ -219,7 +212,7 @@ function noRates(): Record<Workload, number[]> {
   return { create: [], delete: [], get: [], list: [] };
 }
 
-process.once('SIGINT', () => void runCleanup().then(() => process.exit(130)));
+cleanUpOnSignals();
 try {
   await main();
 } finally {

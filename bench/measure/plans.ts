@@ -3,13 +3,11 @@
  * EXPLAIN on MySQL/MariaDB), as the service would run them there: without an ANALYZE the service
  * never runs either. test/helpers/query-plan.ts judges them as test/query-plan.e2e-spec.ts does.
  */
-import Database from 'better-sqlite3';
-import { createConnection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
-import type { ListQuery } from '../src/special-events/special-events.store.js';
-import { explainList, type RunSql } from '../test/helpers/query-plan.js';
-import type { DatabaseKind } from './databases.js';
-import { parseTarget } from './seed.js';
+import type { ListQuery } from '../../src/special-events/special-events.store.js';
+import { explainList, type RunSql } from '../../test/helpers/query-plan.js';
+import type { DatabaseKind } from '../servers/databases.js';
+import { onDatabase } from '../workloads/seed.js';
 
 export interface PlanRecord {
   readonly database: DatabaseKind;
@@ -31,7 +29,6 @@ const QUERIES: readonly [string, ListQuery][] = [
 ];
 
 export async function listPlans(databaseUrl: string, storedEvents: number): Promise<PlanRecord[]> {
-  const target = parseTarget(databaseUrl);
   const explainAll = async (database: DatabaseKind, run: RunSql): Promise<PlanRecord[]> => {
     const plans: PlanRecord[] = [];
     for (const [name, query] of QUERIES) {
@@ -39,23 +36,17 @@ export async function listPlans(databaseUrl: string, storedEvents: number): Prom
     }
     return plans;
   };
-  if (target.kind === 'sqlite') {
-    const db = new Database(target.path, { readonly: true, fileMustExist: true });
-    try {
-      return await explainAll('sqlite', (sql, parameters) =>
+  return onDatabase(
+    databaseUrl,
+    (db) =>
+      explainAll('sqlite', (sql, parameters) =>
         Promise.resolve(db.prepare(sql).all(...parameters) as Record<string, unknown>[]),
-      );
-    } finally {
-      db.close();
-    }
-  }
-  const connection = await createConnection({ uri: target.uri, connectTimeout: 5000 });
-  try {
-    return await explainAll('mysql', async (sql, parameters) => {
-      const [rows] = await connection.query(sql, [...parameters]);
-      return rows as Record<string, unknown>[];
-    });
-  } finally {
-    await connection.end();
-  }
+      ),
+    (connection) =>
+      explainAll('mysql', async (sql, parameters) => {
+        const [rows] = await connection.query(sql, [...parameters]);
+        return rows as Record<string, unknown>[];
+      }),
+    true,
+  );
 }

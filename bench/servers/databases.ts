@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { MYSQL_TEST_URL, onMysqlServer, probeMysql } from '../test/helpers/test-database.js';
+import { MYSQL_TEST_URL, onMysqlServer, probeMysql } from '../../test/helpers/test-database.js';
 import { onCleanup } from './cleanup.js';
 import { basicAuth } from './http.js';
 
@@ -69,12 +69,8 @@ export function sqliteDatabase(dir: string, file: string): BenchDatabase {
   return { kind: 'sqlite', url: `sqlite:${join(dir, file)}`, env: {}, drop: () => Promise.resolve() };
 }
 
-export { MYSQL_TEST_URL };
-
-/** Null when the MySQL server at MYSQL_TEST_URL answers, else why not. */
-export function mysqlProblem(): Promise<string | null> {
-  return probeMysql();
-}
+/** mysqlProblem(): null when the MySQL server at MYSQL_TEST_URL answers, else why not. */
+export { MYSQL_TEST_URL, probeMysql as mysqlProblem };
 
 /** `CREATE DATABASE bench_<random> CHARACTER SET utf8mb4`, dropped by drop() or at clean-up. */
 export async function mysqlDatabase(): Promise<BenchDatabase> {

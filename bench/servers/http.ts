@@ -1,3 +1,4 @@
+/** One request at a time to a server under test, outside the load runs (set-up, checks, metrics). */
 import { type IncomingHttpHeaders, request } from 'node:http';
 
 export interface HttpAnswer {
@@ -56,4 +57,16 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
+/** httpCall, throwing unless the answer has the `expected` status (`who`: the server, for the message). */
+export async function httpExpect(call: HttpCall, expected: number, who = ''): Promise<HttpAnswer> {
+  const answer = await httpCall(call);
+  if (answer.status !== expected)
+    throw new Error(`${who ? `${who}: ` : ''}${call.method} ${call.path} answered ${answer.status}: ${answer.body}`);
+  return answer;
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

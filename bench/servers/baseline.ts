@@ -11,7 +11,8 @@
  */
 import express, { type Request, type Response } from 'express';
 import { v7 as uuidv7 } from 'uuid';
-import { LIST_LIMIT, STORED_EVENT } from './bodies.js';
+import { fieldsOf, LIST_LIMIT, STORED_EVENT } from './bodies.js';
+import { announce } from './reference-app.js';
 
 const EVENT_JSON = JSON.stringify(STORED_EVENT);
 const PAGE_JSON = JSON.stringify(Array.from({ length: LIST_LIMIT }, () => STORED_EVENT));
@@ -22,15 +23,11 @@ app.set('etag', false);
 app.use(express.json({ limit: '256kb' }));
 
 app.post('/special-events', (request: Request, response: Response) => {
-  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
-    string,
-    unknown
-  >;
   const eventId = uuidv7();
   response
     .status(201)
     .location(`/special-events/${eventId}`)
-    .json({ ...body, eventId });
+    .json({ ...fieldsOf(request.body), eventId });
 });
 
 app.get('/special-events', (_request: Request, response: Response) => {
@@ -42,26 +39,13 @@ app.get('/special-events/:eventId', (_request: Request, response: Response) => {
 });
 
 app.patch('/special-events/:eventId', (request: Request, response: Response) => {
-  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
-    string,
-    unknown
-  >;
-  response.json({ ...STORED_EVENT, ...body });
+  response.json({ ...STORED_EVENT, ...fieldsOf(request.body) });
 });
 
 app.delete('/special-events/:eventId', (_request: Request, response: Response) => {
   response.status(204).end();
 });
 
-const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`Listening on http://127.0.0.1:${port}\n`);
-});
-
-const shutdown = (): void => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  announce(server, () => new Promise((resolve) => server.close(() => resolve()))),
+);

@@ -1,7 +1,9 @@
 /**
  * Everything the benchmark must undo (child processes, MySQL databases, temp dirs), run in
- * reverse order from run.ts's `finally` and from its SIGINT/SIGTERM handler.
+ * reverse order from the entry points' `finally` and on SIGINT/SIGTERM (cleanUpOnSignals).
  */
+import { errorText } from './http.js';
+
 type Task = () => Promise<void> | void;
 
 const tasks: Array<{ readonly label: string; readonly task: Task }> = [];
@@ -31,11 +33,22 @@ export function runCleanup(): Promise<void> {
       try {
         await entry.task();
       } catch (error) {
-        process.stderr.write(
-          `clean-up "${entry.label}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
+        process.stderr.write(`clean-up "${entry.label}" failed: ${errorText(error)}\n`);
       }
     }
   })();
   return running;
+}
+
+/** On the first SIGINT or SIGTERM: every clean-up, then exit 130 or 143. */
+export function cleanUpOnSignals(): void {
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n# ${signal}: stopping every server, dropping MySQL databases, removing temp files\n`);
+    void runCleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

@@ -1,0 +1,20 @@
+/**
+ * Every workload and alternation of the benchmark, module by module. The runner (run.ts), --only
+ * (measure/options.ts), the report's tables and the targets (report/) all take them from here:
+ * a new module's workloads are one file beside these, added to MODULES (README.md).
+ */
+import { IDEMPOTENCY } from './idempotency.js';
+import { MUSEUM_HOURS } from './museum-hours.js';
+import { SPECIAL_EVENTS } from './special-events.js';
+import { TICKETS } from './tickets.js';
+import { WEBHOOKS } from './webhooks.js';
+import type { Alternation, BenchModule } from './workload.js';
+
+/** In the order the workloads run and the report lists them. */
+const MODULES = [SPECIAL_EVENTS, TICKETS, MUSEUM_HOURS, IDEMPOTENCY, WEBHOOKS] as const satisfies BenchModule[];
+
+type AnyWorkload = (typeof MODULES)[number]['workloads'][number];
+export type WorkloadName = AnyWorkload['name'];
+export const WORKLOADS = MODULES.flatMap((module: BenchModule) => module.workloads) as readonly AnyWorkload[];
+export const WORKLOAD_NAMES: readonly WorkloadName[] = WORKLOADS.map((workload) => workload.name);
+export const ALTERNATIONS: readonly Alternation[] = MODULES.flatMap((module: BenchModule) => module.alternations ?? []);
