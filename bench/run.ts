@@ -49,6 +49,7 @@ import { HELP, parseOptions, UsageError, type BenchOptions } from './measure/opt
 import { listPlans } from './measure/plans.js';
 import { IDLE_RSS_AFTER_MS, idleRssMiB } from './measure/rss.js';
 import { measureSingleFlight } from './measure/single-flight.js';
+import { measureSoak } from './measure/soak.js';
 import { measureStartup } from './measure/startup.js';
 import { renderReport } from './report/markdown.js';
 import { newReport, writeJson, type BenchReport } from './report/report.js';
@@ -205,6 +206,36 @@ async function runLargeTable(context: Context, large: BenchDatabase, control: Be
   }
 }
 
+/**
+ * The soak (issue 27): a service alone on a new database under a mixed load for --soak seconds,
+ * its heap read after a full collection once warm and at the end.
+ */
+async function runSoak(context: Context, database: BenchDatabase): Promise<void> {
+  const { soakSec, warmupSec, connections } = context.options;
+  if (soakSec === 0) return;
+  const warm = Math.max(warmupSec, Math.min(30, Math.ceil(soakSec / 10)));
+  say(`\n# Soak on ${database.kind}: ${warm} s of warm-up, then ${soakSec} s of create, get, update, list, delete`);
+  const result = await measureSoak({
+    database,
+    entry: context.entry,
+    dir: context.dir,
+    pinning: context.pinning,
+    warmupSec: warm,
+    durationSec: soakSec,
+    samples: Math.min(10, Math.max(2, Math.round(soakSec / 30))),
+    connections,
+  });
+  context.report.soak.push(result);
+  say(
+    `  heap after warm-up ${result.samples[0]?.heapUsedMiB.toFixed(1)} MiB, at the end ${result.samples.at(-1)?.heapUsedMiB.toFixed(1)} MiB ` +
+      `(${result.endOverWarm.toFixed(3)}×); ${result.requests} requests, ${result.unexpected} unexpected statuses, ${result.errors} errors`,
+  );
+  if (result.unexpected > 0 || result.errors > 0)
+    context.report.problems.push(
+      `soak ${database.kind}: ${result.unexpected} unexpected statuses, ${result.errors} connection errors`,
+    );
+}
+
 /** A database of its own on MYSQL_TEST_URL, or undefined (and why, in the report) when there is none. */
 async function mysqlForRun(context: Context): Promise<BenchDatabase | undefined> {
   if (!context.options.mysql) {
@@ -232,6 +263,15 @@ async function benchmark(setup: Omit<Context, 'entry'>): Promise<void> {
     await runRegular(context, mysql);
   } finally {
     await mysql?.drop();
+  }
+  await runSoak(context, sqliteDatabase(context.dir, 'soak.sqlite'));
+  if (mysql) {
+    const soakMysql = await mysqlDatabase();
+    try {
+      await runSoak(context, soakMysql);
+    } finally {
+      await soakMysql.drop();
+    }
   }
   if (context.options.skipLarge) return;
   await runLargeTable(

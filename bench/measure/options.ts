@@ -18,6 +18,8 @@ export interface BenchOptions extends Plan {
   readonly mysql: boolean;
   readonly only: readonly WorkloadName[];
   readonly quick: boolean;
+  /** Seconds of the mixed-load soak on each database, after its warm-up (0: none). */
+  readonly soakSec: number;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -30,9 +32,10 @@ export const DEFAULTS: BenchOptions = {
   mysql: true,
   only: WORKLOAD_NAMES,
   quick: false,
+  soakSec: 300,
 };
 
-const QUICK = { durationSec: 2, warmupSec: 1, repetitions: 1, events: 20_000 } as const;
+const QUICK = { durationSec: 2, warmupSec: 1, repetitions: 1, events: 20_000, soakSec: 12 } as const;
 
 export const HELP = `Usage: npm run bench -- [options]
 
@@ -46,10 +49,12 @@ Options:
   --warmup S           seconds of the discarded warm-up before each workload (default ${DEFAULTS.warmupSec})
   --repetitions N      measured runs per server and workload; medians are reported (default ${DEFAULTS.repetitions})
   --events N           events seeded for the large-table runs (default ${DEFAULTS.events})
+  --soak S             seconds of the mixed-load soak (create, get, update, list, delete) on each
+                       database, the heap read after warm-up and at the end (default ${DEFAULTS.soakSec}; 0: none)
   --skip-large         skip the large-table runs
   --no-mysql           skip MySQL even when it is reachable
   --only LIST          workloads to run, comma-separated: ${WORKLOAD_NAMES.join(',')} (default: all)
-  --quick              duration ${QUICK.durationSec}, warmup ${QUICK.warmupSec}, repetitions ${QUICK.repetitions}, events ${QUICK.events}: tries the harness out
+  --quick              duration ${QUICK.durationSec}, warmup ${QUICK.warmupSec}, repetitions ${QUICK.repetitions}, events ${QUICK.events}, soak ${QUICK.soakSec}: tries the harness out
                        (explicit options given with it still win)
   --help               this text
 
@@ -60,7 +65,7 @@ benchmark may create and drop databases.
 export class UsageError extends Error {}
 
 const FLAGS = ['help', 'skip-large', 'no-mysql', 'quick'] as const;
-const VALUES = ['connections', 'duration', 'warmup', 'repetitions', 'events', 'only'] as const;
+const VALUES = ['connections', 'duration', 'warmup', 'repetitions', 'events', 'only', 'soak'] as const;
 
 /** Parses `--name value`, `--name=value` and flags (node:util parseArgs); null when --help was asked for. */
 export function parseOptions(argv: readonly string[]): BenchOptions | null {
@@ -92,6 +97,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     mysql: given['no-mysql'] !== true,
     only: given.only === undefined ? [...WORKLOAD_NAMES] : only(given.only),
     quick,
+    soakSec: number('soak', base.soakSec, 0),
   };
 }
 

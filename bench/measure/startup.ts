@@ -37,7 +37,7 @@ export interface LoadFloor {
 const RESTARTS = 5;
 
 /** A port free right now on 127.0.0.1 (start-to-ready polls before any log line). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

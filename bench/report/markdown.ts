@@ -116,6 +116,11 @@ export function renderReport(report: BenchReport): string {
       `| ${cost.database}: p99 of ${cost.variant} (of ${cost.plain}), ms | ${median(cost.variantP99Ms).toFixed(1)} (${median(cost.plainP99Ms).toFixed(1)}) |`,
     );
   }
+  for (const soak of report.soak) {
+    lines.push(
+      `| ${soak.database}: soak, ${soak.durationSec} s of create, get, update, list, delete after ${soak.warmupSec} s of warm-up (${num(Math.round(soak.requestsPerSec))} req/s), heap used after a full collection, MiB, every ${Math.round(soak.durationSec / (soak.samples.length - 1))} s | ${soak.samples.map((sample) => sample.heapUsedMiB.toFixed(1)).join(' → ')} (end ÷ warm ${soak.endOverWarm.toFixed(3)}; peak RSS ${soak.rssMaxMiB.toFixed(1)} MiB) |`,
+    );
+  }
   for (const seed of report.seeding.filter((s) => s.purpose === 'large table')) {
     lines.push(`| seeding ${num(seed.count)} events into ${seed.database} | ${(seed.ms / 1000).toFixed(1)} s |`);
   }

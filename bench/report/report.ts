@@ -13,6 +13,7 @@ import type { BenchOptions } from '../measure/options.js';
 import type { PlanRecord } from '../measure/plans.js';
 import { IDLE_RSS_AFTER_MS } from '../measure/rss.js';
 import type { SingleFlightResult } from '../measure/single-flight.js';
+import type { SoakResult } from '../measure/soak.js';
 import type { StartupResult } from '../measure/startup.js';
 import {
   AUTH_FAILURE_ADDRESS_LIMIT,
@@ -85,6 +86,8 @@ export interface BenchReport {
   readonly seeding: SeedRecord[];
   /** The list's query plans on the large tables, right after seeding. */
   readonly plans: PlanRecord[];
+  /** The mixed-load soak on each database (measure/soak.ts). */
+  readonly soak: SoakResult[];
   mysql: { readonly ran: boolean; readonly reason?: string };
   targets?: Target[];
   floor?: FloorComparison[];
@@ -150,6 +153,7 @@ export function newReport(options: BenchOptions, pinning: Pinning): BenchReport 
     createCosts: [],
     seeding: [],
     plans: [],
+    soak: [],
     mysql: { ran: false, reason: 'not reached' },
     problems: [],
   };

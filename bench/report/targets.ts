@@ -210,5 +210,107 @@ export function evaluateTargets(report: BenchReport): Target[] {
     ),
     check('repeated wrong credentials (10 sequential) cost 1 password check', singleFlight?.wrongDelta, one, String),
   );
+  return [...targets, ...featureTargets(report)];
+}
+
+/** The workloads whose price is compared with the mandated stack's floor's (issue 27, target 1). */
+const AT_THE_FLOORS_PRICE: readonly WorkloadName[] = ['create', 'delete', 'get', 'list', 'update'];
+
+/**
+ * Issue 27: every feature at the floor's price, reads as cheap as a get, MySQL updates, memory and
+ * start-up, each figure beside its target. (Its targets against an older build are measured by
+ * `npm run bench:compare`, not here.)
+ */
+function featureTargets(report: BenchReport): Target[] {
+  const targets: Target[] = [];
+  const databases = databasesMeasured(report);
+  const times = (v: number): string => `${v.toFixed(2)}×`;
+  for (const database of databases) {
+    const stack = stackOf(database);
+    for (const workload of AT_THE_FLOORS_PRICE) {
+      const [service, floor] = [find(report, database, workload), find(report, stack, workload)];
+      const name = `issue 27, ${database} ${workload}: ≥ 0.85 of the mandated stack's floor's req/s, p99 ≤ 2× the floor's`;
+      if (service && !floor) {
+        targets.push({
+          name,
+          status: 'n/a',
+          detail: `the floor has no ${workload} (${Math.round(service.reqPerSec)} req/s)`,
+        });
+        continue;
+      }
+      const share = service && floor ? pairedRatio(service, floor, 'reqPerSec') : undefined;
+      const tail = service && floor ? service.p99Ms / floor.p99Ms : undefined;
+      if (share === undefined || tail === undefined) {
+        targets.push(notMeasured(name));
+        continue;
+      }
+      targets.push({
+        name,
+        status: share >= 0.85 && tail <= 2 ? 'PASS' : 'FAIL',
+        detail: `${share.toFixed(2)} of its req/s; p99 ${ms(service?.p99Ms ?? NaN)} against ${ms(floor?.p99Ms ?? NaN)}, ${times(tail)}`,
+      });
+    }
+    // A keyed create against the floor's create: (keyed ÷ plain on the service) × (service ÷ floor).
+    const keyed = report.createCosts.find((c) => c.database === database && c.variant.includes('Idempotency-Key'));
+    const createShare = ratio(report, database, 'create', stack);
+    targets.push(
+      atLeast(
+        `issue 27, ${database} create with a new Idempotency-Key: ≥ 0.85 of the floor's create req/s (keyed ÷ plain × service ÷ floor)`,
+        keyed && createShare !== undefined ? keyed.ratio * createShare : undefined,
+        0.85,
+      ),
+    );
+    const [list, get] = [find(report, database, 'list'), find(report, database, 'get')];
+    targets.push(
+      atLeast(
+        `issue 27, ${database}: a first list page (limit 20) ≥ 0.60 of a get's req/s`,
+        list && get ? pairedRatio(list, get, 'reqPerSec') : undefined,
+        0.6,
+        (() => {
+          const [stackList, stackGet] = [find(report, stack, 'list'), find(report, stack, 'get')];
+          return stackList && stackGet ? pairedRatio(stackList, stackGet, 'reqPerSec') : undefined;
+        })(),
+      ),
+    );
+    const peaks = report.results.filter((r) => r.server === database).map((r) => r.rssMaxMiB);
+    const floorPeaks = report.results.filter((r) => r.server === stack).map((r) => r.rssMaxMiB);
+    const [peak, floorPeak] = [peaks, floorPeaks].map((values) => (values.length ? Math.max(...values) : undefined));
+    targets.push(
+      check(
+        `issue 27, ${database}: peak RSS under load ≤ 160 MiB and ≤ 1.3× the mandated stack's floor's`,
+        peak,
+        (v) => v <= 160 && (floorPeak === undefined || v <= 1.3 * floorPeak),
+        (v) =>
+          `${v.toFixed(1)} MiB; the floor's ${floorPeak === undefined ? '?' : `${floorPeak.toFixed(1)} MiB (${times(v / floorPeak)})`}`,
+      ),
+    );
+    const soak = report.soak.find((s) => s.database === database);
+    targets.push(
+      check(
+        `issue 27, ${database}: after a ${soak?.durationSec ?? report.options.soakSec} s mixed load the heap is within 10% of the heap after warm-up`,
+        soak?.endOverWarm,
+        (v) => v <= 1.1,
+        (v) =>
+          `${soak?.samples[0]?.heapUsedMiB.toFixed(1)} → ${soak?.samples.at(-1)?.heapUsedMiB.toFixed(1)} MiB (${times(v)})`,
+      ),
+    );
+  }
+  const [update, create] = [find(report, 'mysql', 'update'), find(report, 'mysql', 'create')];
+  if (databases.includes('mysql'))
+    targets.push(
+      atLeast(
+        "issue 27, mysql: update ≥ 0.60 of create's req/s",
+        update && create ? pairedRatio(update, create, 'reqPerSec') : undefined,
+        0.6,
+      ),
+    );
+  targets.push(
+    check(
+      'issue 27: start-to-ready ≤ 1300 ms (restart with ADMIN_USERNAME/ADMIN_PASSWORD set, median)',
+      report.startup?.restartMedianMs,
+      (v) => v <= 1300,
+      (v) => `${v.toFixed(0)} ms`,
+    ),
+  );
   return targets;
 }

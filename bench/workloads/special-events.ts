@@ -126,7 +126,7 @@ const ALL = ['baseline', 'nest-floor', 'stack', 'service'] as const;
 // The mandated stack's floor answers get and a first list page (the read targets' floor), not update.
 const READERS = ['baseline', 'stack', 'service'] as const;
 /** A Museum API update (application/json): a new price, the other fields unchanged. */
-const UPDATE_BODY = JSON.stringify({ price: 24.5 });
+export const UPDATE_BODY = JSON.stringify({ price: 24.5 });
 
 export const create = workload({
   name: 'create',
