@@ -5,8 +5,8 @@
  * mandated stack's floor (servers/mandated-floor.ts: a target it misses too is out of reach on that
  * stack). Anyone can run it:
  *
- *   npm run bench                    # full run (~10 minutes on 2 cores)
- *   npm run bench -- --quick         # the harness end to end in under two minutes
+ *   npm run bench                    # full run (~50 minutes on 2 cores, ~25 with --skip-large)
+ *   npm run bench -- --quick         # the harness end to end in about five minutes
  *   npm run bench -- --help          # every option
  *
  * What it does, in one process that stops everything it started (also on Ctrl-C; README.md names
@@ -28,6 +28,9 @@
  * - then on each service the alternations of workloads/ (buy-ticket against create; creates with a
  *   new Idempotency-Key, and with three webhook subscribers, against plain creates): a share of
  *   the plain side's req/s, run by run;
+ * - the soak (measure/soak.ts): on each database a service alone under a mixed load (create, get,
+ *   update, list, delete) for --soak seconds (300), its heap read after a full collection once warm
+ *   and every ~30 s to the end;
  * - again with 1,000,000 stored events (--events), in alternation with a second service on an
  *   empty table of the same kind (the control), to compare latency run by run: the workloads marked
  *   largeTable (list-deep: the page 50 `next` links deep); the list's query plans on the large
