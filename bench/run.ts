@@ -5,7 +5,7 @@
  * mandated stack's floor (servers/mandated-floor.ts: a target it misses too is out of reach on that
  * stack). Anyone can run it:
  *
- *   npm run bench                    # full run (~50 minutes on 2 cores, ~25 with --skip-large)
+ *   npm run bench                    # full run (about an hour on 2 cores, ~35 minutes with --skip-large)
  *   npm run bench -- --quick         # the harness end to end in about five minutes
  *   npm run bench -- --help          # every option
  *
