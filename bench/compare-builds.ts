@@ -13,7 +13,7 @@
  *   range, as `npm run bench` asks for it) for `seconds` on each build in turn, with autocannon in
  *   this process (50 connections, pinned to core 0).
  * - Two passes of `rounds` rounds: the first starts `then` first, the second `now` first, each on
- *   new files (the build started first can be slower for a whole run: PITFALLS.md). A pass's ratio
+ *   new files (the build started first can be slower for a whole run). A pass's ratio
  *   is the median over its rounds of now ÷ then, each pair seconds apart; the answer is the
  *   geometric mean of the two passes' ratios.
  *
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[1].dist], { cwd: ROOT });
 
-  // The build started and seeded first can read slower for a whole run (PITFALLS.md): one pass
+  // The build started and seeded first can read slower for a whole run (docs/performance.md): one pass
   // with each build first, their medians combined by geometric mean.
   const passes: Record<Workload, number>[] = [];
   for (const order of [builds, [...builds].reverse()]) {

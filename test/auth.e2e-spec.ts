@@ -29,7 +29,7 @@ import { useTestDatabase } from './helpers/test-database.js';
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
 /**
- * HTTP Basic authentication (CONTRACT.md, "Authentication"), end to end over TCP on the app built
+ * HTTP Basic authentication (docs/api.md, "Authentication"), end to end over TCP on the app built
  * exactly as main.ts builds it. Database-agnostic: state is observed through HTTP and the
  * in-process UsersService only. One app is open at a time (passport's strategy registry is
  * process-wide): each top-level describe starts and closes its own.
@@ -624,7 +624,7 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
 });
 
 // =============================================================================================
-// Guessing is throttled, users are not locked out (CONTRACT.md, Authentication)
+// Guessing is throttled, users are not locked out (docs/api.md, Authentication)
 // =============================================================================================
 
 /**

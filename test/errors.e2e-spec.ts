@@ -20,7 +20,7 @@ import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
 /**
- * RFC 9457 problem details for every error (CONTRACT.md, "Errors"), end to end over TCP on the
+ * RFC 9457 problem details for every error (docs/api.md, "Errors"), end to end over TCP on the
  * app built exactly as main.ts builds it. Database-agnostic. One app open at a time: the
  * database-down case has its own.
  */

@@ -20,7 +20,7 @@ import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.j
  * /special-events/{eventId} (paths, merge-patch bodies, Content-Types, If-None-Match and If-Match
  * headers) over TCP, on the app built exactly as main.ts builds it (real database, real migrations).
  *
- * Every generated request is checked against an oracle written here from CONTRACT.md and the
+ * Every generated request is checked against an oracle written here from docs/api.md and the
  * README's "Decisions where the contract is silent" (never the service's own validators), and
  * against a model of the stored events (a Map, reset before every test together with the table):
  * - never a 5xx; every 4xx is problem+json with type/title/status/detail/instance, `status` equal
@@ -92,7 +92,7 @@ const runsFor = (share: number): number => Math.max(1, Math.round(REQUESTS * sha
 const TIMEOUT_MS = 300_000;
 
 // ---------------------------------------------------------------------------------------------
-// The oracle: CONTRACT.md + README decisions, written independently of src/
+// The oracle: docs/api.md + README decisions, written independently of src/
 // ---------------------------------------------------------------------------------------------
 
 const KNOWN_FIELDS = ['eventId', 'name', 'location', 'eventDescription', 'dates', 'price'] as const;

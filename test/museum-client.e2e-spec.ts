@@ -11,8 +11,8 @@ import { DataSource } from 'typeorm';
 import { decodeQr } from './helpers/tickets.js';
 
 /**
- * Issue 16: a client generated from the Redocly Museum API (`../shared/anchors/museum-openapi.yaml`,
- * read where it lies and never copied into this repository) works against this service unchanged.
+ * A client generated from the Redocly Museum API (`test/fixtures/museum-api/museum-openapi.yaml`, a
+ * copy under its MIT licence) works against this service unchanged.
  * `npm run museum-client:generate` writes openapi-typescript's types into the gitignored
  * .test-build/museum-api/ (`npm run typecheck` and `npm run lint` run it first, so the calls below
  * are type-checked against the Museum API's own types); openapi-fetch sends the requests, and the
@@ -23,7 +23,7 @@ import { decodeQr } from './helpers/tickets.js';
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
-const MUSEUM_API = resolve(ROOT, '../shared/anchors/museum-openapi.yaml');
+const MUSEUM_API = resolve(ROOT, 'test/fixtures/museum-api/museum-openapi.yaml');
 
 type MuseumEvent = components['schemas']['SpecialEvent'];
 

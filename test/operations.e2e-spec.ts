@@ -6,7 +6,7 @@ import { AUTH, useTestApp } from './helpers/test-app.js';
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
 /**
- * The operations endpoints (CONTRACT.md, "Operations endpoints"): health, the OpenAPI document and
+ * The operations endpoints (docs/api.md, "Operations endpoints"): health, the OpenAPI document and
  * the API reference, none behind authentication. The document is checked against the contract,
  * and its own example is sent to the service.
  */

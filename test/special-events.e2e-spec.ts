@@ -9,7 +9,7 @@ import { AUTH, useTestApp } from './helpers/test-app.js';
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers below */
 
 /**
- * End-to-end tests of POST /special-events and DELETE /special-events/{eventId} (CONTRACT.md),
+ * End-to-end tests of POST /special-events and DELETE /special-events/{eventId} (docs/api.md),
  * through TCP on the app built exactly as main.ts builds it. Database-agnostic: the state is only
  * ever observed through the HTTP API (a 409 on a second create means "stored", a 404 on DELETE
  * means "not stored"), so the same file runs on SQLite and MySQL.

@@ -1,4 +1,4 @@
-/** The limits of a special event's fields (CONTRACT.md), shared by validation, storage and docs. */
+/** The limits of a special event's fields (docs/api.md), shared by validation, storage and docs. */
 export const EVENT_RULES = {
   nameMax: 200,
   locationMax: 200,

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Response } from 'supertest';
 import { expect } from 'vitest';
 
-/** The Basic challenge every 401 carries (CONTRACT.md, Authentication). */
+/** The Basic challenge every 401 carries (docs/api.md, Authentication). */
 export const CHALLENGE = 'Basic realm="museum", charset="UTF-8"';
 
 /** The members of every problem; validation problems add `errors`. */
