@@ -11,7 +11,7 @@
  *
  * What it does, in one process that stops everything it started (also on Ctrl-C; README.md names
  * the parts):
- * - compiles the service (tsc, into .test-build/bench, with the e2e tests' helper) and starts it as
+ * - compiles the service (tsc, into .test-build/service-<run>, with the e2e tests' helper) and starts it as
  *   `node main.js`, like production, with its JSON log lines going to a file in a temp dir;
  * - pins itself (autocannon runs in-process) to core 0 and every server to core 1 (taskset);
  * - start-to-ready (spawn to the first 200 of GET /health/ready; restarts with and without
@@ -257,8 +257,8 @@ async function mysqlForRun(context: Context): Promise<BenchDatabase | undefined>
 }
 
 async function benchmark(setup: Omit<Context, 'entry'>): Promise<void> {
-  say('# Building the service (tsc -p tsconfig.build.json --outDir .test-build/bench)');
-  const context: Context = { ...setup, entry: buildService('bench') };
+  say('# Building the service (tsc -p tsconfig.build.json into .test-build)');
+  const context: Context = { ...setup, entry: buildService() };
   say('\n# Start-to-ready (SQLite)');
   context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
   const mysql = await mysqlForRun(context);

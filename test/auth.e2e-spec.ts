@@ -19,11 +19,13 @@ import {
   AUTH,
   basicHeader,
   createTestApp,
+  PRODUCTION_HASHING,
   TEST_PASSWORD,
   TEST_USER,
   useTestApp,
   type TestApp,
 } from './helpers/test-app.js';
+import { advanceClock } from './helpers/clock.js';
 import { useTestDatabase } from './helpers/test-database.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
@@ -81,7 +83,7 @@ function observable(res: Response): Record<string, unknown> {
 // =============================================================================================
 
 describe('with the default app', () => {
-  const t = useTestApp();
+  const t = useTestApp({}, PRODUCTION_HASHING);
 
   describe('anonymous callers reach only the public routes, listed from the routes themselves', () => {
     /** The routes anyone may call; a new public route must be added here, on purpose. */
@@ -558,7 +560,7 @@ describe('with the default app', () => {
 // =============================================================================================
 
 describe('credential cache bounded in time and size, keyed by a keyed hash', () => {
-  const t = useTestApp({ AUTH_CACHE_TTL_SECONDS: '2', AUTH_CACHE_MAX_ENTRIES: '2' });
+  const t = useTestApp({ AUTH_CACHE_TTL_SECONDS: '2', AUTH_CACHE_MAX_ENTRIES: '2' }, PRODUCTION_HASHING);
 
   it('an expired entry is confirmed by reading the user again: no new hash while the stored hash is the same', async () => {
     const authorization = basicHeader(TEST_USER, `expiring-${suffix()}`);
@@ -568,7 +570,7 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     expectUnauthorized(await post(t, authorization), '/special-events');
     expect(verify).toHaveBeenCalledTimes(1);
     expect(find).toHaveBeenCalledTimes(1);
-    await sleep(2100);
+    advanceClock(2001);
     expectUnauthorized(await post(t, authorization), '/special-events');
     expect(find).toHaveBeenCalledTimes(2);
     expect(verify).toHaveBeenCalledTimes(1);
@@ -579,8 +581,6 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     const [oldPassword, newPassword] = [`old-password-${suffix()}`, `new-password-${suffix()}`];
     await t.app.get(UsersService).add(user, oldPassword);
     const [oldAuth, newAuth] = [basicHeader(user, oldPassword), basicHeader(user, newPassword)];
-    // The slow parts (two scrypt hashes) come before the entry under test is cached, so that on a
-    // loaded machine the cached request below still falls within the 2 s TTL.
     const newHash = await new PasswordHasher().hash(newPassword);
     expectUnauthorized(await post(t, newAuth), '/special-events');
     await expectAccepted(t, oldAuth);
@@ -589,7 +589,7 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
     await expectAccepted(t, oldAuth); // within the TTL, as documented
     expect(verify).not.toHaveBeenCalled();
-    await sleep(2100);
+    advanceClock(2001);
     expectUnauthorized(await post(t, oldAuth), '/special-events');
     await expectAccepted(t, newAuth);
     expect(verify).toHaveBeenCalledTimes(2);
@@ -670,13 +670,16 @@ function expectLimited(res: Response, windowSeconds: number): void {
 describe('only credentials that were sent and wrong count, per address and user name', () => {
   const LIMIT = 3;
   const ADDRESS_LIMIT = 6;
-  const t = useTestApp({
-    AUTH_FAILURE_LIMIT: String(LIMIT),
-    AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
-    AUTH_FAILURE_WINDOW_SECONDS: '60',
-    // No check refused for the machine's slowness (a 503 that hash-gate.spec.ts covers).
-    AUTH_HASH_MAX_WAIT_MS: '120000',
-  });
+  const t = useTestApp(
+    {
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+      AUTH_FAILURE_ADDRESS_LIMIT: String(ADDRESS_LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+      // No check refused for the machine's slowness (a 503 that hash-gate.spec.ts covers).
+      AUTH_HASH_MAX_WAIT_MS: '120000',
+    },
+    PRODUCTION_HASHING,
+  );
 
   it('a client that asks without credentials first and then answers the challenge (urllib, git, browsers) is never refused', async () => {
     const from = '127.0.1.1';
@@ -784,7 +787,7 @@ describe('only credentials that were sent and wrong count, per address and user 
 });
 
 describe('the failure window', () => {
-  const t = useTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' });
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' }, PRODUCTION_HASHING);
 
   it('successes never count; after the limit the guesser waits Retry-After, then is checked again', async () => {
     for (let i = 0; i < 5; i++) await expectAccepted(t, AUTH);
@@ -796,7 +799,11 @@ describe('the failure window', () => {
     expectUnauthorized(await post(t, wrong), '/special-events');
     const limited = await post(t, AUTH);
     expectLimited(limited, 15);
-    await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
+    // Retry-After is whole seconds rounded up: 1.5 s before it ends the guesser is still refused
+    // (unless this test stalls for half a second), and once it has passed, checked again.
+    advanceClock(Number(limited.headers['retry-after']) * 1000 - 1500);
+    expectLimited(await post(t, AUTH), 2);
+    advanceClock(1500);
     await expectAccepted(t, AUTH);
   }, 60_000);
 
@@ -813,14 +820,17 @@ describe('the failure window', () => {
 
 describe('a bound on concurrent password hashes', () => {
   const CONCURRENCY = 2;
-  const t = useTestApp({
-    AUTH_FAILURE_LIMIT: '3',
-    AUTH_FAILURE_ADDRESS_LIMIT: '24',
-    AUTH_HASH_CONCURRENCY: String(CONCURRENCY),
-    // Long enough that no check is refused for the machine's slowness (the refusal itself is
-    // unit-tested in hash-gate.spec.ts): this test is about the bound and the order.
-    AUTH_HASH_MAX_WAIT_MS: '120000',
-  });
+  const t = useTestApp(
+    {
+      AUTH_FAILURE_LIMIT: '3',
+      AUTH_FAILURE_ADDRESS_LIMIT: '24',
+      AUTH_HASH_CONCURRENCY: String(CONCURRENCY),
+      // Long enough that no check is refused for the machine's slowness (the refusal itself is
+      // unit-tested in hash-gate.spec.ts): this test is about the bound and the order.
+      AUTH_HASH_MAX_WAIT_MS: '120000',
+    },
+    PRODUCTION_HASHING,
+  );
 
   it('a flood of guesses across names never runs more than AUTH_HASH_CONCURRENCY hashes, and a new valid user elsewhere is next in line', async () => {
     const user = `elsewhere-${suffix()}`;

@@ -104,7 +104,7 @@ describe('Dockerfile', () => {
   });
 
   it('the compiled service imports nothing that `npm ci --omit=dev` leaves out', () => {
-    const entry = buildService('deployment');
+    const entry = buildService();
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
     const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);
     const files: string[] = [];
@@ -134,7 +134,7 @@ describe('Dockerfile', () => {
 
 describe('migrations in a production image (compiled DataSource, TypeORM CLI, no dev dependencies)', () => {
   it('migration:run then migration:show on the compiled data source', async () => {
-    const entry = buildService('deployment-migrations');
+    const entry = buildService();
     const database = await createTestDatabase();
     try {
       const cli = (command: string) =>

@@ -151,14 +151,12 @@ describe('GET /museum-hours (getMuseumHours)', () => {
     expect(await listed('?startDate=2091-04-10')).toHaveLength(1);
   });
 
-  it('answers a page far beyond the open days with [] at once', async () => {
+  it('answers a page far beyond the open days with [] without walking to it', async () => {
     await setWeek(WORKING_WEEK);
-    const started = Date.now();
     expect(await listed('?startDate=2095-05-01&page=9007199254740991&limit=30')).toEqual([]);
     expect(await listed('?startDate=2095-05-01&page=13&limit=30')).toEqual([]);
     // 261 weekdays in the 366 days from 2095-05-01 (a Sunday): page 9 of 30 has the last 21.
     expect(await listed('?startDate=2095-05-01&page=9&limit=30')).toHaveLength(21);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('lists from 9999-12-31 without passing the last date there is', async () => {

@@ -3,6 +3,7 @@ import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders } from '
 import { performance } from 'node:perf_hooks';
 import type { Response } from 'supertest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { UsersService } from '../src/auth/users.service.js';
 import {
   type Body,
@@ -14,7 +15,15 @@ import {
   validEvent,
 } from './helpers/problem-assertions.js';
 import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
-import { AUTH, basicHeader, TEST_PASSWORD, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
+import {
+  AUTH,
+  basicHeader,
+  PRODUCTION_HASHING,
+  TEST_PASSWORD,
+  TEST_USER,
+  useTestApp,
+  type TestApp,
+} from './helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
@@ -199,7 +208,7 @@ function median(values: number[]): number {
 
 describe('with the default app', () => {
   const ORIGIN = 'https://app.example.org';
-  const t = useTestApp({ CORS_ORIGINS: ORIGIN });
+  const t = useTestApp({ CORS_ORIGINS: ORIGIN }, PRODUCTION_HASHING);
 
   describe('one 401 for unknown users and wrong passwords', () => {
     /** Everything but what differs per response by design: Date and X-Request-Id. */
@@ -253,8 +262,8 @@ describe('with the default app', () => {
       }
     });
 
-    it('and the same time: unknown users pay one scrypt hash like wrong passwords (medians within the noise)', async () => {
-      const N = 12;
+    it('and the same cost: an unknown user pays one scrypt hash of the same parameters as a wrong password', async () => {
+      const N = 6;
       const unknown = (): string => basicHeader(`nobody-${rand()}`, `pw-${rand()}-${rand()}`);
       const wrong = (): string => basicHeader(TEST_USER, `pw-${rand()}-${rand()}`);
       const attempt = async (authorization: string): Promise<number> => {
@@ -266,37 +275,31 @@ describe('with the default app', () => {
         expect(res.status).toBe(401);
         return res.ms;
       };
-      // Not measured: the first unknown user also makes the dummy hash, once per process.
-      await attempt(unknown());
-      await attempt(wrong());
+      // Which hashes each refusal was checked against: the cost of scrypt is its parameters, so
+      // equal parameters and one hash each mean equal time (the times are printed for scale).
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const checked = async (authorization: string): Promise<{ hashes: string[]; ms: number }> => {
+        verify.mockClear();
+        const ms = await attempt(authorization);
+        const hashes = verify.mock.calls.map(([, stored]) => /^\$scrypt\$[^$]+/.exec(stored)?.[0] ?? stored);
+        return { hashes, ms };
+      };
       const times = { unknown: [] as number[], wrong: [] as number[] };
-      // Interleaved (alternating which goes first), every credential new: each attempt is one
-      // hash, never a cache hit; load on the machine hits both series alike.
       for (let i = 0; i < N; i++) {
-        if (i % 2 === 0) {
-          times.unknown.push(await attempt(unknown()));
-          times.wrong.push(await attempt(wrong()));
-        } else {
-          times.wrong.push(await attempt(wrong()));
-          times.unknown.push(await attempt(unknown()));
-        }
+        const [a, b] = [await checked(unknown()), await checked(wrong())];
+        expect(a.hashes).toHaveLength(1);
+        expect(a.hashes).toEqual(b.hashes);
+        times.unknown.push(a.ms);
+        times.wrong.push(b.ms);
       }
-      // For scale: a repeated refusal is answered from the credential cache, without a hash.
+      // A repeated refusal is answered from the credential cache, without a hash.
       const repeated = wrong();
-      await attempt(repeated);
-      const cached = await attempt(repeated);
-      const unknownMedian = median(times.unknown);
-      const wrongMedian = median(times.wrong);
-      const bound = Math.max(0.3 * Math.max(unknownMedian, wrongMedian), 80);
+      await checked(repeated);
+      expect((await checked(repeated)).hashes).toEqual([]);
       process.stderr.write(
-        `[security] 401 timing, ${N} first-time attempts each: median unknown user ${unknownMedian.toFixed(1)} ms, ` +
-          `wrong password ${wrongMedian.toFixed(1)} ms (difference ${Math.abs(unknownMedian - wrongMedian).toFixed(1)} ms, ` +
-          `bound ${bound.toFixed(1)} ms); a cached refusal for scale: ${cached.toFixed(1)} ms\n`,
+        `[security] 401s, ${N} first-time attempts each: median unknown user ${median(times.unknown).toFixed(1)} ms, ` +
+          `wrong password ${median(times.wrong).toFixed(1)} ms\n`,
       );
-      // Both in the scrypt range: an unknown user is not answered without a hash.
-      expect(unknownMedian).toBeGreaterThan(50);
-      expect(wrongMedian).toBeGreaterThan(50);
-      expect(Math.abs(unknownMedian - wrongMedian)).toBeLessThan(bound);
     }, 180_000);
   });
 
@@ -870,7 +873,7 @@ describe('with the default app', () => {
 
 describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
   const LIMIT = 3;
-  const t = useTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' });
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' }, PRODUCTION_HASHING);
 
   function expectLimited(res: Exchange, instance = '/special-events'): void {
     expectProblem(asResponse(res), 429, instance);
@@ -957,11 +960,14 @@ describe.each([
   ['the proxy addresses', 'loopback'],
 ])('TRUST_PROXY as %s (%s): the client address is the one the trusted proxy saw', (_label, trustProxy) => {
   const LIMIT = 3;
-  const t = useTestApp({
-    TRUST_PROXY: trustProxy,
-    AUTH_FAILURE_LIMIT: String(LIMIT),
-    AUTH_FAILURE_WINDOW_SECONDS: '60',
-  });
+  const t = useTestApp(
+    {
+      TRUST_PROXY: trustProxy,
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+    },
+    PRODUCTION_HASHING,
+  );
 
   /** A create sent by the proxy (this test, on 127.0.0.1) with the X-Forwarded-For it built. */
   function viaProxy(forwardedFor: string, authorization: string): Promise<Exchange> {

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildService } from './helpers/built-service.js';
 import { CHALLENGE, expectStatus, expectUnauthorized, validEvent, type Body } from './helpers/problem-assertions.js';
 import {
   childEnv,
@@ -50,11 +51,9 @@ const recorders = new WeakMap<ProcessRun, ExitRecorder>();
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'museum-process-'));
   project = copyProject(mkdtempSync(join(workDir, 'project-')));
-  // Build once: the direct starts (node dist/main.js) need dist/; every `npm start` builds again.
-  const build = new ProcessRun('npm', ['run', 'build'], { cwd: project, env: childEnv({}) });
-  await build.waitForClose(START_TIMEOUT);
-  const status = await build.exited;
-  if (status.code !== 0) throw build.failure(`npm run build failed: ${JSON.stringify(status)}`);
+  // The direct starts (node dist/main.js) need dist/: the run's shared build, which is what
+  // `npm run build` makes (tsc -p tsconfig.build.json); every `npm start` builds again.
+  cpSync(dirname(buildService()), join(project, 'dist'), { recursive: true });
 }, START_TIMEOUT + 30_000);
 
 afterEach(() => killLeftovers());

@@ -61,7 +61,7 @@ function tryConnect(port: number): Promise<string> {
 }
 
 describe('graceful shutdown: SIGTERM under concurrent creates', () => {
-  const built = useBuiltService('shutdown', 'sqlite');
+  const built = useBuiltService('sqlite');
   let service: RunningService;
 
   it('answers every accepted request, refuses new connections, exits 0, loses no acknowledged write', async () => {
@@ -186,18 +186,19 @@ describe('graceful shutdown: SIGTERM under concurrent creates', () => {
 
 describe('SIGTERM with clients that never finish: a bounded grace period, then exit', () => {
   const GRACE_SECONDS = 2;
-  const built = useBuiltService('shutdown-grace', 'sqlite');
+  const built = useBuiltService('sqlite');
 
   /** A connection that writes `first`, then `next()` every 500 ms until the server closes it. */
-  function trickle(port: number, first: string, next: () => string): { closed: Promise<string> } {
+  function trickle(port: number, first: string, next: () => string): { sent: Promise<void>; closed: Promise<string> } {
     const socket = connect({ host: '127.0.0.1', port });
     let received = '';
-    socket.on('connect', () => socket.write(first));
+    const sent = new Promise<void>((resolve) => socket.on('connect', () => socket.write(first, () => resolve())));
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
     const timer = setInterval(() => {
       if (socket.writable) socket.write(next());
     }, 500);
     return {
+      sent,
       closed: new Promise((resolve) => {
         socket.on('error', () => undefined);
         socket.on('close', () => {
@@ -239,7 +240,8 @@ describe('SIGTERM with clients that never finish: a bounded grace period, then e
         () => 'x',
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Every connection is open and has begun its request before the signal.
+    await Promise.all([headers.sent, ...uploads.map((upload) => upload.sent)]);
 
     const sigtermAt = Date.now();
     service.run.signal('SIGTERM');
@@ -248,14 +250,18 @@ describe('SIGTERM with clients that never finish: a bounded grace period, then e
     expect(Date.now() - sigtermAt).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 100);
     await Promise.all([headers.closed, ...uploads.map((upload) => upload.closed)]);
     const messages = service.run.logs().map((line) => String(line.msg));
-    const graceOver = messages.indexOf(`Grace period of ${GRACE_SECONDS} s over: closing 6 connections still open`);
+    // How many the server had accepted by the signal depends on the machine's speed; that the
+    // grace period ended by closing connections, and that all six were closed, does not.
+    const graceOver = messages.findIndex((msg) =>
+      new RegExp(`^Grace period of ${GRACE_SECONDS} s over: closing [1-6] connections still open$`).test(msg),
+    );
     expect(graceOver).toBeGreaterThan(0);
     expect(messages.indexOf('Closed')).toBeGreaterThan(graceOver);
   }, 120_000);
 });
 
 describe("SIGTERM with standard output's reader gone (npm start | tee log, tee killed)", () => {
-  const built = useBuiltService('shutdown-epipe', 'sqlite');
+  const built = useBuiltService('sqlite');
   let dir: string;
 
   beforeAll(() => {

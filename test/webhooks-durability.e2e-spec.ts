@@ -17,7 +17,7 @@ const AUTH = basicHeader(USER, PASSWORD);
  * not stored.
  */
 describe(`webhooks on ${TEST_DATABASE}: SIGKILL right after a 201, receiver refusing`, () => {
-  const built = useBuiltService(`webhooks-kill-${TEST_DATABASE}`, TEST_DATABASE);
+  const built = useBuiltService(TEST_DATABASE);
   const receiver = new WebhookReceiver();
   let receiverUrl = '';
   let service: RunningService | undefined;

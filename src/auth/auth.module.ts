@@ -24,7 +24,11 @@ import { UsersService } from './users.service.js';
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([User])],
   providers: [
-    { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
+    {
+      provide: PasswordHasher,
+      inject: [APP_CONFIG],
+      useFactory: ({ auth }: AppConfig) => new PasswordHasher(auth.passwordHashing),
+    },
     {
       provide: CredentialCache,
       inject: [APP_CONFIG],

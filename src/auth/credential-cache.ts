@@ -62,7 +62,7 @@ export class CredentialCache {
   private readonly now: () => number;
 
   constructor(private readonly options: CredentialCacheOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   keyOf(authorizationHeader: string): string {

@@ -38,7 +38,7 @@ export class FailureLimiter {
   private readonly maxEntries: number;
 
   constructor(private readonly options: FailureLimiterOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
     this.maxEntries = options.maxEntries ?? 100_000;
   }
 

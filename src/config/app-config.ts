@@ -40,6 +40,11 @@ export interface AuthConfig {
   readonly hashConcurrency: number;
   /** Longest a password check waits for a hash slot before 503. */
   readonly hashMaxWaitMs: number;
+  /**
+   * scrypt's cost for new hashes, when not OWASP's (auth/password-hasher.ts). No variable sets
+   * it: only a test that does not test hashing lowers it, through the config it builds.
+   */
+  readonly passwordHashing?: { readonly logN: number; readonly r: number; readonly p: number };
 }
 
 export interface IdempotencyConfig {

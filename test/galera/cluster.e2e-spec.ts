@@ -124,7 +124,7 @@ describe('the built service on a three-node Galera cluster', () => {
       return started;
     });
     // The compiler blocks this process; the servers form the cluster meanwhile.
-    const entry = buildService('galera');
+    const entry = buildService();
     await forming;
     // Users and databases are replicated: created once, on one node.
     await cluster.query(

@@ -1,22 +1,47 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { childEnv, killLeftovers, ProcessRun, ROOT } from './service-process.js';
 import { useTestDatabase, type TestDatabase, type TestDatabaseKind } from './test-database.js';
 
 /**
- * Compiles the service into `.test-build/<name>` (not `dist/`, which `npm start` rebuilds and
- * deletes, possibly while another test file runs it) and returns the entry point. The folder is
- * emptied first, so no file of a source since removed survives. Each caller uses its own name.
+ * The service compiled once per test run into `.test-build/service-<run>` (not `dist/`, which
+ * `npm start` rebuilds and deletes, possibly while another test file runs it), shared by every
+ * file that runs it: the first caller compiles while the others wait for it. vitest.config.ts
+ * names the run (TEST_RUN_ID); files may only read what is there. Outside a test run (the bench)
+ * every process builds its own. Returns the entry point.
  */
-export function buildService(name: string): string {
-  const outDir = join(ROOT, '.test-build', name);
-  rmSync(outDir, { recursive: true, force: true });
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+export function buildService(): string {
+  process.env.TEST_RUN_ID ??= `${Date.now().toString(36)}-${process.pid}`;
+  const outDir = join(ROOT, '.test-build', `service-${process.env.TEST_RUN_ID}`);
+  const built = join(outDir, '.built');
+  const lock = `${outDir}.lock`;
+  if (!existsSync(built)) {
+    let mine = true;
+    try {
+      mkdirSync(lock, { recursive: false });
+    } catch {
+      mine = false;
+    }
+    if (mine) {
+      try {
+        rmSync(outDir, { recursive: true, force: true });
+        execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], {
+          cwd: ROOT,
+          stdio: 'inherit',
+        });
+        writeFileSync(built, '');
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    } else {
+      // Another file compiles: wait for it (synchronously, as the compile itself is).
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      while (!existsSync(built) && existsSync(lock)) Atomics.wait(pause, 0, 0, 200);
+      if (!existsSync(built)) throw new Error(`the shared build in ${outDir} failed in another test file`);
+    }
+  }
   return join(outDir, 'main.js');
 }
 
@@ -34,23 +59,23 @@ export interface BuiltServiceOptions {
 
 /**
  * The set-up of a describe that runs the compiled service, registered in it: the service built
- * into .test-build/<name> and a fresh database before all tests, every process still running
+ * (once per run) and a fresh database before all tests, every process still running
  * killed after each test (after all, with `sharedAcrossTests`) so that a failed test leaves no
  * service holding the database, then the database dropped. The handle's properties are there once
  * beforeAll has run (do not destructure it while the describe is collected).
  */
-export function useBuiltService(name: string, kind: TestDatabaseKind, options: BuiltServiceOptions = {}): BuiltService {
+export function useBuiltService(kind: TestDatabaseKind, options: BuiltServiceOptions = {}): BuiltService {
   // Registered first, so that its afterAll drops the database after the processes are gone.
   const database = useTestDatabase(kind);
   let entry: string | undefined;
   beforeAll(() => {
-    entry = buildService(name);
+    entry = buildService();
   }, 120_000);
   if (!options.sharedAcrossTests) afterEach(() => killLeftovers());
   afterAll(() => killLeftovers());
   return {
     get entry() {
-      if (entry === undefined) throw new Error(`useBuiltService: ${name} is not built yet`);
+      if (entry === undefined) throw new Error('useBuiltService: the service is not built yet');
       return entry;
     },
     database,

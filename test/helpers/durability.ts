@@ -26,7 +26,7 @@ export function describeDurability(
   readEvents: (database: TestDatabase) => Promise<StoredEvent[]>,
 ): void {
   describe(`durability on ${kind}: SIGKILL under concurrent creates`, () => {
-    const built = useBuiltService(`durability-${kind}`, kind);
+    const built = useBuiltService(kind);
     let service: RunningService | undefined;
 
     const env = () => ({

@@ -31,7 +31,19 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Modules added to the service's own, as a feature module would be (throwaway-module). */
   readonly modules?: readonly Type[];
+  /**
+   * 'production': passwords hashed at the service's own cost (OWASP's scrypt), for tests of
+   * hashing, its cache, its concurrency and its timing. By default a test app hashes at a cost
+   * of about a millisecond (scrypt N=2^10): every other test pays no hash worth the name.
+   */
+  readonly hashing?: 'production' | 'cheap';
 }
+
+/** For a describe whose tests are about hashing: `useTestApp(env, PRODUCTION_HASHING)`. */
+export const PRODUCTION_HASHING: TestAppOptions = { hashing: 'production' };
+
+/** scrypt at N=2^10, r=8, p=1: 1 MiB and about a millisecond, for tests that do not test hashing. */
+export const CHEAP_HASHING = { logN: 10, r: 8, p: 1 } as const;
 
 /** Environment variables for the app; a function when they are known only in beforeAll. */
 export type TestAppEnv = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
@@ -47,7 +59,7 @@ export type TestAppEnv = Record<string, string> | (() => Record<string, string> 
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database: TestDatabase | undefined = env.DATABASE_URL ? undefined : await createTestDatabase();
-  const config = loadConfig({
+  const loaded = loadConfig({
     DATABASE_URL: database?.url ?? '',
     DB_MIGRATIONS_RUN: 'true',
     ADMIN_USERNAME: TEST_USER,
@@ -58,6 +70,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     AUTH_FAILURE_ADDRESS_LIMIT: '100000',
     ...env,
   });
+  const config =
+    options.hashing === 'production' ? loaded : { ...loaded, auth: { ...loaded.auth, passwordHashing: CHEAP_HASHING } };
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {

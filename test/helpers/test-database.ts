@@ -9,8 +9,11 @@ export type TestDatabaseKind = 'sqlite' | 'mysql';
 /** Which database the e2e suite runs on; vitest.config.ts sets it per project. */
 export const TEST_DATABASE: TestDatabaseKind = process.env.TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
 
-/** A MySQL/MariaDB server the tests may create databases on. */
+/** A MySQL/MariaDB server the tests may create databases on; `off` runs no MySQL test. */
 export const MYSQL_TEST_URL = (process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+
+/** The start of every database name the tests create (and drop) on that server. */
+export const MYSQL_TEST_DB_PREFIX = process.env.MYSQL_TEST_DB_PREFIX ?? 'museum_test_';
 
 export interface TestDatabase {
   readonly kind: TestDatabaseKind;
@@ -35,7 +38,7 @@ export async function createTestDatabase(kind: TestDatabaseKind = TEST_DATABASE)
       drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
     };
   }
-  const name = `museum_test_${randomBytes(6).toString('hex')}`;
+  const name = `${MYSQL_TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
   await onMysqlServer(`CREATE DATABASE \`${name}\` CHARACTER SET latin1 COLLATE latin1_swedish_ci`);
   return {
     kind,
@@ -90,6 +93,9 @@ export async function onMysqlServer(sql: string): Promise<void> {
 
 /** Null when a MySQL server answers at MYSQL_TEST_URL, else why not. */
 export async function probeMysql(): Promise<string | null> {
+  if (MYSQL_TEST_URL === 'off') return 'MYSQL_TEST_URL=off';
+  if (!/^[A-Za-z0-9_]{1,40}$/.test(MYSQL_TEST_DB_PREFIX))
+    return `MYSQL_TEST_DB_PREFIX must be 1-40 letters, digits or _`;
   try {
     const connection = await createConnection({ uri: MYSQL_TEST_URL, connectTimeout: 3000 });
     await connection.query('SELECT 1');

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { WRITE_FAILURE_UNREADY_MS } from '../../src/database/write-health.js';
 import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
@@ -140,15 +141,20 @@ describe('MySQL packets dropped (no reset) under concurrent writers, then forwar
     expect(tally(await writeFor(t.baseUrl, 16, 1000))).toEqual({ 201: expect.any(Number), 204: expect.any(Number) });
 
     proxy.blackhole();
-    const [during, ready] = await Promise.all([
+    // Readiness is polled beside the writers until it turns 503 (it must, while they fail).
+    let ready: request.Response | undefined;
+    const [during] = await Promise.all([
       writeFor(t.baseUrl, 16, 5000),
-      new Promise((resolve) => setTimeout(resolve, 2500)).then(() => http.get('/health/ready')),
+      within(15_000, async () => {
+        ready = await http.get('/health/ready');
+        return ready.status === 503;
+      }),
     ]);
     expect(tally(during)).toEqual({ 503: during.length });
     expect(during.every(({ retryAfter }) => retryAfter > 0)).toBe(true);
     expect(Math.max(...during.map(({ took }) => took))).toBeLessThan(ANSWER_BOUND_MS);
-    expect(ready.status).toBe(503);
-    expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
+    expect(ready?.status).toBe(503);
+    expect(Number(ready?.headers['retry-after'])).toBeGreaterThan(0);
     expect(await http.get('/health/live').then((r) => r.status)).toBe(200);
 
     proxy.restore();
@@ -172,7 +178,13 @@ describe('MySQL packets dropped (no reset) under concurrent writers, then forwar
 });
 
 describe('every pooled connection busy: bounded wait for a connection', () => {
-  const t = useTestApp({ DB_POOL_SIZE: '1', DB_ACQUIRE_TIMEOUT_MS: '500', DB_QUERY_TIMEOUT_MS: '10000' });
+  const database = useTestDatabase('mysql');
+  const t = useTestApp(() => ({
+    DATABASE_URL: database.url,
+    DB_POOL_SIZE: '1',
+    DB_ACQUIRE_TIMEOUT_MS: '500',
+    DB_QUERY_TIMEOUT_MS: '20000',
+  }));
 
   it('answers 503 with Retry-After after DB_ACQUIRE_TIMEOUT_MS instead of queueing, then serves again', async () => {
     const http = request(t.baseUrl);
@@ -181,16 +193,37 @@ describe('every pooled connection busy: bounded wait for a connection', () => {
       (await http.post('/special-events').set('Authorization', AUTH).send(event(crypto.randomUUID()))).status,
     ).toBe(201);
 
-    const hold = t.app.get(DataSource).query('SELECT SLEEP(3)');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const dataSource = t.app.get(DataSource);
+    const hold = dataSource.query('SELECT SLEEP(6)');
+    // The one pooled connection is busy once the server runs the SLEEP: ask the server (on a
+    // connection of its own), not a timer.
+    const watcher = await createConnection({ uri: database.url });
+    try {
+      await within(10_000, async () => {
+        const [rows] = await watcher.query(
+          "SELECT 1 FROM information_schema.processlist WHERE info = 'SELECT SLEEP(6)'",
+        );
+        return (rows as unknown[]).length > 0;
+      });
+    } finally {
+      await watcher.end();
+    }
     const waitingId = crypto.randomUUID();
     const started = Date.now();
-    const waiting = await http.post('/special-events').set('Authorization', AUTH).send(event(waitingId));
+    // The refusal comes after the acquire timeout and before the connection is free again.
+    const first = await Promise.race([
+      http
+        .post('/special-events')
+        .set('Authorization', AUTH)
+        .send(event(waitingId))
+        .then((waiting) => ({ waiting })),
+      hold.then(() => ({ waiting: undefined })),
+    ]);
     const waited = Date.now() - started;
-    expect(waiting.status).toBe(503);
-    expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0);
+    const waiting = first.waiting;
+    expect(waiting?.status).toBe(503);
+    expect(Number(waiting?.headers['retry-after'])).toBeGreaterThan(0);
     expect(waited).toBeGreaterThanOrEqual(400);
-    expect(waited).toBeLessThan(2500);
 
     await hold;
     const after = await http.post('/special-events').set('Authorization', AUTH).send(event(waitingId));

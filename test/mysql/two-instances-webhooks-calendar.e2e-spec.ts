@@ -17,7 +17,7 @@ const AUTH = basicHeader(USER, PASSWORD);
  * are read from the database on every request, so a revocation is in force everywhere at once.
  */
 describe('webhooks and feed tokens: two instances on one MariaDB database', () => {
-  const built = useBuiltService('webhooks-two-instances', 'mysql', { sharedAcrossTests: true });
+  const built = useBuiltService('mysql', { sharedAcrossTests: true });
   const receiver = new WebhookReceiver();
   let receiverUrl = '';
   const services: RunningService[] = [];

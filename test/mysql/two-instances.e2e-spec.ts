@@ -19,7 +19,7 @@ const body = (eventId: string) => ({
 });
 
 describe('two service processes on one MySQL database', () => {
-  const built = useBuiltService('two-instances', 'mysql', { sharedAcrossTests: true });
+  const built = useBuiltService('mysql', { sharedAcrossTests: true });
   const database = built.database;
   let a: RunningService;
   let b: RunningService;
