@@ -25,9 +25,18 @@ src/database/database-options.ts. MySQL tables get utf8mb4 with binary collation
 
 const DATABASE = join(import.meta.dirname, 'database');
 
-/** The statements that bring a database built by the migrations up to the entities. */
-async function schemaChanges(database: DatabaseConfig): Promise<GeneratedQueries> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(database, true), entities: [ENTITY_FILES] });
+/**
+ * The statements that bring a database built by the migrations up to the entities. On a MariaDB
+ * server TypeORM must be told so: it reads MariaDB's column defaults (a nullable column's is the
+ * text NULL) only under its `mariadb` type, and otherwise proposes to change every such column.
+ */
+async function schemaChanges(database: DatabaseConfig, mariadb = false): Promise<GeneratedQueries> {
+  const options = buildDataSourceOptions(database, true);
+  const dataSource = new DataSource(
+    mariadb && options.type === 'mysql'
+      ? { ...options, type: 'mariadb', entities: [ENTITY_FILES] }
+      : { ...options, entities: [ENTITY_FILES] },
+  );
   await dataSource.initialize();
   try {
     const { upQueries, downQueries } = await dataSource.driver.createSchemaBuilder().log();
@@ -54,7 +63,8 @@ async function mysqlChanges(serverUrl: string): Promise<GeneratedQueries> {
   await admin.initialize();
   try {
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-    const changes = await schemaChanges(server);
+    const [{ version }] = (await admin.query('SELECT VERSION() AS version')) as { version: string }[];
+    const changes = await schemaChanges(server, /mariadb/i.test(version));
     return { up: changes.up.map(withMysqlCharset), down: changes.down };
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -74,8 +84,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     await mysqlChanges(env.MIGRATION_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306'),
   ];
   if (sqlite.up.length === 0 && mysql.up.length === 0) {
-    process.stderr.write('No changes: the entities match what the migrations build, on both databases.\n');
-    return 1;
+    process.stdout.write(
+      'No changes: the entities match what the migrations build, on both databases. Nothing written.\n',
+    );
+    return 0;
   }
   const timestamp = Date.now();
   const file = `${timestamp}-${kebabCase(name)}.ts`;

@@ -40,4 +40,22 @@ describe('generated migrations', () => {
       '  sqlite: [SqliteInitial, SqliteAddTickets],\n  mysql: [MysqlInitial, MysqlAddTickets],',
     );
   });
+
+  it('register after a trailing comma without leaving a hole in the list', () => {
+    const options = [
+      "import { Initial1 as SqliteInitial } from './migrations/sqlite/1-initial.js';",
+      'export const MIGRATIONS = {',
+      '  sqlite: [',
+      '    SqliteInitial,',
+      '  ],',
+      '  mysql: [',
+      '    MysqlInitial,',
+      '  ],',
+      '} as const;',
+    ].join('\n');
+    const registered = registerMigration(options, 'AddTickets', 2);
+    expect(registered).toContain('  sqlite: [\n    SqliteInitial,\n    SqliteAddTickets,\n  ],');
+    expect(registered).toContain('  mysql: [\n    MysqlInitial,\n    MysqlAddTickets,\n  ],');
+    expect(registered).not.toMatch(/,\s*,/);
+  });
 });

@@ -64,10 +64,12 @@ export function registerMigration(optionsSource: string, name: string, timestamp
     const prefix = driver === 'sqlite' ? 'Sqlite' : 'Mysql';
     const list = new RegExp(`(\\n  ${driver}: \\[)([^\\]]*)(\\])`);
     if (!list.test(source)) throw new Error(`database-options.ts: MIGRATIONS.${driver} not found`);
-    source = source.replace(
-      list,
-      (_match, open: string, items: string, close: string) => `${open}${items}, ${prefix}${name}${close}`,
-    );
+    // The list as Prettier writes it, one item a line with a trailing comma, or on one line.
+    source = source.replace(list, (_match, open: string, items: string, close: string) => {
+      const entry = `${prefix}${name}`;
+      if (!items.includes('\n')) return `${open}${items.replace(/[\s,]*$/, '')}, ${entry}${close}`;
+      return `${open}${items.replace(/[\s,]*$/, '')},\n    ${entry},\n  ${close}`;
+    });
   }
   return source;
 }
