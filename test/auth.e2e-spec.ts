@@ -25,7 +25,7 @@ import {
   useTestApp,
   type TestApp,
 } from './helpers/test-app.js';
-import { advanceClock } from './helpers/clock.js';
+import { freezeClock } from './helpers/clock.js';
 import { useTestDatabase } from './helpers/test-database.js';
 
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
@@ -564,13 +564,14 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
 
   it('an expired entry is confirmed by reading the user again: no new hash while the stored hash is the same', async () => {
     const authorization = basicHeader(TEST_USER, `expiring-${suffix()}`);
+    const clock = freezeClock();
     const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
     const find = vi.spyOn(UsersService.prototype, 'find');
     expectUnauthorized(await post(t, authorization), '/special-events');
     expectUnauthorized(await post(t, authorization), '/special-events');
     expect(verify).toHaveBeenCalledTimes(1);
     expect(find).toHaveBeenCalledTimes(1);
-    advanceClock(2001);
+    clock.advance(2001);
     expectUnauthorized(await post(t, authorization), '/special-events');
     expect(find).toHaveBeenCalledTimes(2);
     expect(verify).toHaveBeenCalledTimes(1);
@@ -582,6 +583,7 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     await t.app.get(UsersService).add(user, oldPassword);
     const [oldAuth, newAuth] = [basicHeader(user, oldPassword), basicHeader(user, newPassword)];
     const newHash = await new PasswordHasher().hash(newPassword);
+    const clock = freezeClock();
     expectUnauthorized(await post(t, newAuth), '/special-events');
     await expectAccepted(t, oldAuth);
     // Straight into the table, as another process would: this process's cache is not told.
@@ -589,7 +591,7 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
     await expectAccepted(t, oldAuth); // within the TTL, as documented
     expect(verify).not.toHaveBeenCalled();
-    advanceClock(2001);
+    clock.advance(2001);
     expectUnauthorized(await post(t, oldAuth), '/special-events');
     await expectAccepted(t, newAuth);
     expect(verify).toHaveBeenCalledTimes(2);
@@ -790,6 +792,7 @@ describe('the failure window', () => {
   const t = useTestApp({ AUTH_FAILURE_LIMIT: '2', AUTH_FAILURE_WINDOW_SECONDS: '15' }, PRODUCTION_HASHING);
 
   it('successes never count; after the limit the guesser waits Retry-After, then is checked again', async () => {
+    const clock = freezeClock();
     for (let i = 0; i < 5; i++) await expectAccepted(t, AUTH);
     // The same wrong password twice: the second is a cached refusal (no hash), so both fall in
     // one window however slow the machine; a cached refusal counts like a checked one.
@@ -799,11 +802,12 @@ describe('the failure window', () => {
     expectUnauthorized(await post(t, wrong), '/special-events');
     const limited = await post(t, AUTH);
     expectLimited(limited, 15);
-    // Retry-After is whole seconds rounded up: 1.5 s before it ends the guesser is still refused
-    // (unless this test stalls for half a second), and once it has passed, checked again.
-    advanceClock(Number(limited.headers['retry-after']) * 1000 - 1500);
-    expectLimited(await post(t, AUTH), 2);
-    advanceClock(1500);
+    // The clock stands still but for these steps: the whole window, a second before its end the
+    // guesser is still refused, and at its end checked again.
+    expect(limited.headers['retry-after']).toBe('15');
+    clock.advance(14_000);
+    expectLimited(await post(t, AUTH), 1);
+    clock.advance(1000);
     await expectAccepted(t, AUTH);
   }, 60_000);
 

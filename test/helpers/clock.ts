@@ -1,14 +1,22 @@
 import { vi } from 'vitest';
 
-const realNow = Date.now.bind(Date);
+export interface FrozenClock {
+  /** Moves the frozen time forward. */
+  advance(ms: number): void;
+}
 
 /**
- * Moves this process's `Date.now()` forward by `ms` from now on (the app under test runs in this
- * process and reads its clocks through Date.now), so that a test of a time bound waits for no
- * wall clock. Calling it again moves further; `vi.restoreAllMocks()` (after each test of
- * useTestApp) puts the real clock back.
+ * Stops this process's `Date.now()` where it is (the app under test runs in this process and
+ * reads its clocks through Date.now), so that a test of a time bound neither waits for the wall
+ * clock nor depends on how fast the machine is: time moves only by `advance`. Timers still run.
+ * `vi.restoreAllMocks()` (after each test of useTestApp) puts the real clock back.
  */
-export function advanceClock(ms: number): void {
-  const offset = Date.now() - realNow() + ms;
-  vi.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+export function freezeClock(): FrozenClock {
+  let now = Date.now();
+  vi.spyOn(Date, 'now').mockImplementation(() => now);
+  return {
+    advance(ms) {
+      now += ms;
+    },
+  };
 }
