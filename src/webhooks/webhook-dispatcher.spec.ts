@@ -91,7 +91,7 @@ describe('WebhookDispatcher pacing', () => {
     dispatcher = new WebhookDispatcher(
       outbox as unknown as WebhookOutbox,
       sender as unknown as WebhookSender,
-      { allowedHosts: [], retryPeriodMs: 86_400_000 },
+      { allowedHosts: [], retryPeriodMs: 86_400_000, subscriptionsMax: 100 },
       metrics as unknown as WebhooksMetrics,
       saturated,
     );
