@@ -133,7 +133,7 @@ describe('WebhookDispatcher pacing', () => {
   it('goes back to full speed once the saturation is over', async () => {
     let saturated = true;
     setTimeout(() => (saturated = false), 500);
-    const outbox = await run(() => saturated, 1000);
+    const outbox = await run(() => saturated, 1000, new EndlessOutbox(['a', 'b', 'c', 'd']));
     expect(outbox.claimed).toBeGreaterThan(SATURATED_DELIVERIES_PER_SECOND * 2);
   });
 });
