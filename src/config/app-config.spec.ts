@@ -53,17 +53,28 @@ describe('loadConfig', () => {
     }
   });
 
-  it('allows no webhook host by default and retries deliveries 24 h; hosts are taken as URLs write them', () => {
-    expect(loadConfig({}).webhooks).toEqual({ allowedHosts: [], retryPeriodMs: 86_400_000 });
+  it('allows no webhook host by default, retries deliveries 24 h, 100 subscriptions; hosts are taken as URLs write them', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowedHosts: [], retryPeriodMs: 86_400_000, subscriptionsMax: 100 });
     expect(
-      loadConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, Receiver.Internal,[::1]', WEBHOOK_RETRY_SECONDS: '60' }).webhooks,
-    ).toEqual({ allowedHosts: ['127.0.0.1', 'receiver.internal', '[::1]'], retryPeriodMs: 60_000 });
+      loadConfig({
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1, Receiver.Internal,[::1]',
+        WEBHOOK_RETRY_SECONDS: '60',
+        WEBHOOK_SUBSCRIPTIONS_MAX: '5',
+      }).webhooks,
+    ).toEqual({
+      allowedHosts: ['127.0.0.1', 'receiver.internal', '[::1]'],
+      retryPeriodMs: 60_000,
+      subscriptionsMax: 5,
+    });
     for (const [variable, value] of [
       ['WEBHOOK_ALLOWED_HOSTS', '127.0.0.1:8080'],
       ['WEBHOOK_ALLOWED_HOSTS', '::1'],
       ['WEBHOOK_ALLOWED_HOSTS', 'http://receiver'],
       ['WEBHOOK_ALLOWED_HOSTS', 'a,,b'],
       ['WEBHOOK_RETRY_SECONDS', '0'],
+      ['WEBHOOK_SUBSCRIPTIONS_MAX', '0'],
+      ['WEBHOOK_SUBSCRIPTIONS_MAX', '1001'],
+      ['WEBHOOK_SUBSCRIPTIONS_MAX', 'many'],
     ]) {
       expect(configErrorOf({ [variable]: value }).variable).toBe(variable);
     }

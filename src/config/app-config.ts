@@ -65,6 +65,8 @@ export interface WebhooksConfig {
   readonly allowedHosts: readonly string[];
   /** How long a subscriber's deliveries are retried after their first failure before it is disabled. */
   readonly retryPeriodMs: number;
+  /** The most subscriptions there may be (each may hold a few deliveries in flight per instance). */
+  readonly subscriptionsMax: number;
 }
 
 export interface MuseumConfig {
@@ -153,6 +155,7 @@ export function loadConfig(env: Env): AppConfig {
     webhooks: {
       allowedHosts: webhookHosts(env, 'WEBHOOK_ALLOWED_HOSTS'),
       retryPeriodMs: integer(env, 'WEBHOOK_RETRY_SECONDS', 86_400, 1, 30 * 86_400) * 1000,
+      subscriptionsMax: integer(env, 'WEBHOOK_SUBSCRIPTIONS_MAX', 100, 1, 1000),
     },
     museum: {
       timeZone: timeZone(env, 'MUSEUM_TIME_ZONE', 'UTC'),

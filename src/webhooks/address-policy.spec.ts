@@ -24,12 +24,48 @@ describe('forbiddenAddress', () => {
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::10.0.0.1',
+    // Forms that carry an IPv4 address, refused whatever they carry.
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a9fe:a9fe',
+    '::808:808',
+    '::ffff:0:7f00:1',
+    '::ffff:0:808:808',
+    '64:ff9b::808:808',
+    '64:ff9b:1::7f00:1',
+    '64:ff9b:1::a9fe:a9fe',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001::1',
+    // Other ranges that are not global unicast, as ipaddr.js names them.
+    '192.0.2.1',
+    '198.51.100.7',
+    '192.88.99.1',
+    '192.175.48.1',
+    '198.18.0.1',
+    'fec0::1',
+    '100::1',
+    '2001:db8::1',
+    '2001:2::1',
+    '2001:20::1',
+    '3fff::1',
+    '5f00::1',
+    'fe80::1%eth0',
   ])('refuses %s', (address) => {
     expect(forbiddenAddress(address)).toMatch(/internal address/);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
-    expect(forbiddenAddress(address)).toBeNull();
+  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:8.8.8.8'])(
+    'allows %s',
+    (address) => {
+      expect(forbiddenAddress(address)).toBeNull();
+    },
+  );
+
+  it('refuses what is not an IP address', () => {
+    expect(forbiddenAddress('example.org')).toMatch(/not an IP address/);
   });
 });
 

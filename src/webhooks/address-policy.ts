@@ -1,55 +1,33 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * The addresses a webhook must never reach unless WEBHOOK_ALLOWED_HOSTS names its host: this
- * machine, private networks, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254),
- * carrier-grade NAT (some clouds' metadata), and what is not a unicast host at all.
+ * IANA's global unicast space for IPv6 (RFC 4291, 2000::/3). ipaddr.js calls every address it
+ * has no special range for 'unicast', the deprecated IPv4-compatible ::a.b.c.d form included, so
+ * an IPv6 address must also lie here.
  */
-const FORBIDDEN = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
-}
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The IPv4 address an IPv6 one carries (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return undefined;
-  if (match[1]) return match[1];
-  const high = parseInt(match[2], 16);
-  const low = parseInt(match[3], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
-/** Why `address` may not be contacted, or null when it may. */
+/**
+ * Why `address` may not be contacted, or null when it may. Only what ipaddr.js classifies as
+ * 'unicast' (and, for IPv6, lies in 2000::/3) is reachable: loopback, private, link-local (cloud
+ * metadata), carrier-grade NAT, reserved, multicast and the rest are refused by the library's
+ * ranges, not a list kept here. An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 address and
+ * is judged as one; every other form that carries an IPv4 address (IPv4-compatible, NAT64, 6to4,
+ * Teredo, RFC 6145) is refused whatever it carries, because the gateway it names decides where it goes.
+ */
 export function forbiddenAddress(address: string): string | null {
-  const version = isIP(address);
-  if (version === 0) return `${address} is not an IP address`;
-  const ipv4 = version === 4 ? address : embeddedIpv4(address);
-  const blocked = ipv4 !== undefined ? FORBIDDEN.check(ipv4, 'ipv4') : FORBIDDEN.check(address, 'ipv6');
-  return blocked ? `${address} is a loopback, private, link-local or otherwise internal address` : null;
+  if (isIP(address) === 0) return `${address} is not an IP address`;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return `${address} is not an IP address`;
+  }
+  const global =
+    parsed.range() === 'unicast' && (parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6));
+  return global ? null : `${address} is a loopback, private, link-local or otherwise internal address`;
 }
 
 /** A URL's host as WEBHOOK_ALLOWED_HOSTS writes it: lowercase, IPv6 in brackets, no port. */

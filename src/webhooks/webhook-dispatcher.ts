@@ -7,9 +7,18 @@ import { retryDelayMs } from './retry-delay.js';
 import { signatureHeaders } from './signature.js';
 import type { WebhooksMetrics } from './webhooks.metrics.js';
 
-/** Deliveries one instance sends at once. */
-export const MAX_IN_FLIGHT = 16;
-/** How often an idle instance looks for deliveries that others wrote or that are due again. */
+/**
+ * Deliveries one instance sends at once to one subscriber. Subscribers never share a limit, so a
+ * receiver that never answers holds only its own deliveries back: an instance has at most
+ * WEBHOOK_SUBSCRIPTIONS_MAX times this many in flight.
+ */
+export const MAX_IN_FLIGHT_PER_SUBSCRIBER = 4;
+/** Deliveries one read of the outbox claims at most: a bound on its cost, not on the sending. */
+export const CLAIM_BATCH = 32;
+/**
+ * How often an instance looks for deliveries that others wrote or that are due again, whether or
+ * not deliveries are in flight (a due retry never waits for a slow receiver).
+ */
 const POLL_MS = 250;
 /** How soon after a local event write the outbox is read (its transaction has committed by then). */
 const NUDGE_MS = 5;
@@ -38,6 +47,8 @@ const SATURATED_PUMP_MS = 100;
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries in flight, by subscriber. */
+  private readonly inFlightOf = new Map<string, number>();
   private readonly lastSuccessRecorded = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private timerDue = 0;
@@ -97,16 +108,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     this.pumping = true;
-    let full = false;
+    let more = false;
     let throttled = false;
     try {
       const room = this.room();
-      throttled = room === 0 && this.inFlight.size < MAX_IN_FLIGHT;
+      throttled = room === 0;
       if (room > 0 && !this.stopping) {
-        const claimed = await this.outbox.claim(room);
-        full = claimed.length === room;
-        if (this.saturated) this.saturatedBudget -= claimed.length;
-        for (const delivery of claimed) this.start(delivery);
+        const full = [...this.inFlightOf]
+          .filter(([, count]) => count >= MAX_IN_FLIGHT_PER_SUBSCRIBER)
+          .map(([id]) => id);
+        const roomOf = (webhookId: string): number =>
+          MAX_IN_FLIGHT_PER_SUBSCRIBER - (this.inFlightOf.get(webhookId) ?? 0);
+        const batch = await this.outbox.claim(room, roomOf, full);
+        more = batch.more;
+        if (this.saturated) this.saturatedBudget -= batch.claimed.length;
+        for (const delivery of batch.claimed) this.start(delivery);
       }
     } catch (error) {
       this.warnThrottled('Reading the webhook outbox failed; trying again shortly', error);
@@ -115,22 +131,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
     if (throttled) {
       this.schedule(SATURATED_PUMP_MS);
-    } else if (this.pumpAgain || full) {
+    } else if (this.pumpAgain || more) {
       this.pumpAgain = false;
       this.schedule(0);
-    } else if (this.inFlight.size === 0) {
+    } else {
       this.schedule(POLL_MS);
     }
   }
 
-  /** How many deliveries may start now: up to MAX_IN_FLIGHT, fewer while the process is saturated. */
+  /** How many deliveries one claim may take now: CLAIM_BATCH, fewer while the process is saturated. */
   private room(): number {
     const now = performance.now();
     if (now - this.utilizationSampledAt >= UTILIZATION_SAMPLE_MS) {
       this.saturated = this.saturatedSinceLastCall();
       this.utilizationSampledAt = now;
     }
-    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    const room = CLAIM_BATCH;
     if (!this.saturated) return room;
     this.saturatedBudget = Math.min(
       (SATURATED_DELIVERIES_PER_SECOND * SATURATED_PUMP_MS) / 1000,
@@ -141,10 +157,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private start(delivery: ClaimedDelivery): void {
+    const { webhookId } = delivery;
+    this.inFlightOf.set(webhookId, (this.inFlightOf.get(webhookId) ?? 0) + 1);
     const sending: Promise<void> = this.deliver(delivery)
       .catch((error: unknown) => this.warnThrottled('Recording a webhook delivery failed', error))
       .finally(() => {
         this.inFlight.delete(sending);
+        const left = (this.inFlightOf.get(webhookId) ?? 1) - 1;
+        if (left === 0) this.inFlightOf.delete(webhookId);
+        else this.inFlightOf.set(webhookId, left);
         this.schedule(0);
       });
     this.inFlight.add(sending);

@@ -55,18 +55,18 @@ export interface ClaimedDelivery {
 }
 
 /**
- * The deliveries that may be sent now: due, not leased, to an enabled subscriber, and the oldest
- * pending one of their event for that subscriber (so an update never overtakes its create).
+ * The deliveries that may be sent now: due, not leased, to an enabled subscriber that is not
+ * among the `excluded` (those already sending as much as they may), and the oldest pending one of
+ * their event for that subscriber (so an update never overtakes its create).
  */
-const candidatesSql = (limit: string): string =>
-  'SELECT d.delivery_id AS id FROM webhook_deliveries d ' +
+const candidatesSql = (limit: string, excluded: number): string =>
+  'SELECT d.delivery_id AS id, d.webhook_id FROM webhook_deliveries d ' +
   'JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id ' +
   'WHERE d.next_attempt_at <= ? AND d.lease_until <= ? AND s.enabled = 1 ' +
+  (excluded === 0 ? '' : `AND d.webhook_id NOT IN (${placeholders(excluded)}) `) +
   'AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p ' +
   'WHERE p.webhook_id = d.webhook_id AND p.event_id = d.event_id AND p.delivery_id < d.delivery_id) ' +
   `ORDER BY d.next_attempt_at, d.delivery_id LIMIT ${limit}`;
-const CANDIDATES_SQL_SQLITE = candidatesSql(limitPlaceholder('sqlite'));
-const CANDIDATES_SQL_MYSQL = candidatesSql(limitPlaceholder('mysql'));
 
 /** The rows of `ids` this claim won: by primary key, so its cost does not grow with the backlog. */
 const claimedSql = (count: number): string =>
@@ -93,25 +93,40 @@ export class WebhookOutbox {
   constructor(private readonly sql: SqlStatements) {}
 
   /**
-   * Claims up to `limit` deliveries for this instance: a conditional UPDATE takes only rows whose
-   * lease has run out, so of instances racing for a row exactly one gets it (on Galera the other
-   * node's commit fails certification, which is taken as "not claimed").
+   * Claims up to `limit` deliveries for this instance, at most `roomOf(webhookId)` of each
+   * subscriber's (a subscriber with none left is not even read, so a slow one's backlog never
+   * fills a claim). A conditional UPDATE takes only rows whose lease has run out, so of instances
+   * racing for a row exactly one gets it (on Galera the other node's commit fails certification,
+   * which is taken as "not claimed"). `more` says whether due deliveries may have been left.
    */
-  async claim(limit: number, now = Date.now()): Promise<ClaimedDelivery[]> {
-    const candidates = await this.sql.select<{ id: number | string }>(
-      this.sql.isMysql ? CANDIDATES_SQL_MYSQL : CANDIDATES_SQL_SQLITE,
-      [now, now, limit],
+  async claim(
+    limit: number,
+    roomOf: (webhookId: string) => number,
+    full: readonly string[] = [],
+    now = Date.now(),
+  ): Promise<{ claimed: ClaimedDelivery[]; more: boolean }> {
+    const candidates = await this.sql.select<{ id: number | string; webhook_id: string }>(
+      candidatesSql(limitPlaceholder(this.sql.isMysql ? 'mysql' : 'sqlite'), full.length),
+      [now, now, ...full, limit],
     );
-    if (candidates.length === 0) return [];
+    const taken = new Map<string, number>();
+    const ids: number[] = [];
+    for (const { id, webhook_id: webhookId } of candidates) {
+      const count = taken.get(webhookId) ?? 0;
+      if (count >= roomOf(webhookId)) continue;
+      taken.set(webhookId, count + 1);
+      ids.push(Number(id));
+    }
+    const more = candidates.length === limit;
+    if (ids.length === 0) return { claimed: [], more };
     const owner = randomUUID();
-    const ids = candidates.map(({ id }) => Number(id));
     const claimed = await this.sql.execute(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id IN (${placeholders(ids.length)}) AND lease_until <= ?`,
       [owner, now + LEASE_MS, ...ids, now],
     );
-    if (claimed === 0) return [];
+    if (claimed === 0) return { claimed: [], more };
     const rows = await this.sql.select<ClaimedRow>(claimedSql(ids.length), [...ids, owner]);
-    return rows.map((row) => ({
+    const deliveries = rows.map((row) => ({
       deliveryId: Number(row.delivery_id),
       messageId: row.message_id,
       webhookId: row.webhook_id,
@@ -123,6 +138,7 @@ export class WebhookOutbox {
       secret: row.secret,
       leaseOwner: owner,
     }));
+    return { claimed: deliveries, more };
   }
 
   /** The receiver acknowledged it: the delivery is done. */

@@ -19,8 +19,10 @@ export type DeliveryResult =
  * Connections are kept alive between deliveries to the same receiver.
  */
 export class WebhookSender {
-  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 16 });
-  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 16 });
+  // No socket limit here: the dispatcher bounds deliveries per subscriber, and subscribers that share
+  // a host must not wait for each other's sockets.
+  private readonly httpAgent = new HttpAgent({ keepAlive: true });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
 
   constructor(private readonly policy: AddressPolicy) {}
 

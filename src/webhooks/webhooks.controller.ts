@@ -11,10 +11,12 @@ import {
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
+import { ProblemException } from '../common/problem/problem.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWebhookDto } from './dto/create-webhook.dto.js';
 import { WebhookIdParams } from './dto/webhook-id-params.dto.js';
 import { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
-import { WebhooksService } from './webhooks.service.js';
+import { WEBHOOK_LIMIT_PROBLEM_TYPE, WEBHOOK_URL_PROBLEM_TYPE, WebhooksService } from './webhooks.service.js';
 
 @ApiTags('Webhooks')
 @Controller('webhooks')
@@ -24,6 +26,28 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
+  // Above @Idempotent(), so that they replace its 409 and 422 (decorators apply bottom-up) with this
+  // operation's words, which name both causes of each.
+  @ApiProblemResponses(
+    {
+      status: 409,
+      description:
+        'WEBHOOK_SUBSCRIPTIONS_MAX subscriptions exist already (`urn:museum:problem:webhook-subscriptions-full`): ' +
+        'delete one first. Or a request with the same Idempotency-Key is still being processed: retry shortly.',
+      detail: 'There are already 100 webhook subscriptions, the most this service keeps; delete one first.',
+    },
+    {
+      status: 422,
+      description:
+        'The URL breaks the address rules (`urn:museum:problem:webhook-url-refused`): plain http to a host not in ' +
+        'WEBHOOK_ALLOWED_HOSTS, an address that is not global unicast (loopback, private, link-local or metadata, ' +
+        'or an IPv6 form that carries an IPv4 address), or a name that resolves to one (or does not resolve). Or ' +
+        'this Idempotency-Key was already used by this user for a different request.',
+      detail:
+        'This webhook URL is not allowed: localhost resolves to 127.0.0.1 is a loopback, private, link-local or otherwise internal address.',
+    },
+  )
+  @Idempotent()
   @ApiOperation({
     operationId: 'createWebhook',
     summary: 'Subscribe a URL to publishNewEvent',
@@ -32,7 +56,9 @@ export class WebhooksController {
       'specify (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the event exactly as GET returns it ' +
       '(`{"eventId"}` for a delete) and a `museum-event-type` header saying which. Any 2xx acknowledges a delivery; ' +
       'others are retried with backoff, in order per event, for WEBHOOK_RETRY_SECONDS (24 h), then the subscription ' +
-      'is disabled. The answer holds the signing secret, shown only here.',
+      'is disabled. The answer holds the signing secret, shown only here, and is never stored by caches. At most ' +
+      'WEBHOOK_SUBSCRIPTIONS_MAX (100) subscriptions exist at once. A retry with the same Idempotency-Key gets the ' +
+      'same subscription (and secret) again rather than a second one.',
   })
   @ApiConsumes('application/json')
   @ApiBody({ type: CreateWebhookDto })
@@ -45,31 +71,34 @@ export class WebhooksController {
         required: true,
         schema: { type: 'string' },
       },
+      'Cache-Control': {
+        description: 'Always `no-store`: the body holds the secret.',
+        required: true,
+        schema: { type: 'string' },
+      },
     },
   })
-  @ApiProblemResponses(
-    400,
-    401,
-    {
-      status: 422,
-      description:
-        'The URL breaks the address rules: plain http to a host not in WEBHOOK_ALLOWED_HOSTS, a loopback, private, ' +
-        'link-local or metadata address, or a name that resolves to one (or does not resolve).',
-      detail:
-        'This webhook URL is not allowed: localhost resolves to 127.0.0.1 is a loopback, private, link-local or otherwise internal address.',
-    },
-    413,
-    415,
-    429,
-    503,
-  )
+  @ApiProblemResponses(400, 401, 413, 415, 429, 503)
   async create(
     @Body() body: CreateWebhookDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CreatedWebhookResponse> {
-    const created = await this.webhooks.create(body.url, body.description);
-    response.setHeader('Location', `/webhooks/${created.webhookId}`);
-    return created;
+    const outcome = await this.webhooks.create(body.url, body.description);
+    switch (outcome.kind) {
+      case 'url-refused':
+        throw new ProblemException(422, `This webhook URL is not allowed: ${outcome.reason}.`, {
+          type: WEBHOOK_URL_PROBLEM_TYPE,
+        });
+      case 'limit-reached':
+        throw new ProblemException(
+          409,
+          `There are already ${outcome.max} webhook subscriptions, the most this service keeps; delete one first.`,
+          { type: WEBHOOK_LIMIT_PROBLEM_TYPE },
+        );
+      case 'created':
+        response.setHeader('Location', `/webhooks/${outcome.subscription.webhookId}`);
+        return outcome.subscription;
+    }
   }
 
   @Get()

@@ -1,9 +1,11 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { SqlStatements } from '../database/sql-statements.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
@@ -23,7 +25,7 @@ import { WebhooksService } from './webhooks.service.js';
  * special-events knows nothing of this module.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscription]), SpecialEventsModule],
+  imports: [TypeOrmModule.forFeature([WebhookSubscription]), SpecialEventsModule, IdempotencyModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
@@ -56,7 +58,7 @@ import { WebhooksService } from './webhooks.service.js';
     },
   ],
 })
-export class WebhooksModule implements OnModuleInit {
+export class WebhooksModule implements NestModule, OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly dispatcher: WebhookDispatcher,
@@ -70,4 +72,15 @@ export class WebhooksModule implements OnModuleInit {
       },
     });
   }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // Before the guards, so that a replayed answer (Idempotency-Key), which the idempotency guard
+    // sends without the handler, carries it too: the body holds the signing secret.
+    consumer.apply(noStore).forRoutes({ path: 'webhooks', method: RequestMethod.POST });
+  }
+}
+
+function noStore(_request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Cache-Control', 'no-store');
+  next();
 }

@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Repository } from 'typeorm';
 import { ProblemException } from '../common/problem/problem.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { SqlStatements } from '../database/sql-statements.js';
 import { AddressPolicy } from './address-policy.js';
 import type { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
@@ -10,6 +12,23 @@ import { newSecret } from './signature.js';
 import { WebhookSubscription } from './webhook-subscription.entity.js';
 
 export const WEBHOOK_URL_PROBLEM_TYPE = 'urn:museum:problem:webhook-url-refused';
+export const WEBHOOK_LIMIT_PROBLEM_TYPE = 'urn:museum:problem:webhook-subscriptions-full';
+
+/** What became of a subscribe. */
+export type SubscribeOutcome =
+  | { readonly kind: 'created'; readonly subscription: CreatedWebhookResponse }
+  | { readonly kind: 'url-refused'; readonly reason: string }
+  | { readonly kind: 'limit-reached'; readonly max: number };
+
+/**
+ * One subscription more, only while there are fewer than the limit: the count and the insert are
+ * one statement, so the database decides (SQLite runs one write at a time; InnoDB's INSERT …
+ * SELECT reads the counted rows with shared locks, so of two racing inserts one waits or
+ * deadlocks and is run again, and then counts the other).
+ */
+const INSERT_BELOW_LIMIT =
+  'INSERT INTO webhook_subscriptions (webhook_id, url, description, secret, created_at, enabled) ' +
+  'SELECT ?, ?, ?, ?, ?, 1 FROM (SELECT COUNT(*) AS n FROM webhook_subscriptions) c WHERE c.n < ?';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -20,40 +39,45 @@ export class WebhooksService {
     @InjectRepository(WebhookSubscription) private readonly subscriptions: Repository<WebhookSubscription>,
     private readonly sql: SqlStatements,
     private readonly policy: AddressPolicy,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   /**
-   * Subscribes `url` after the address policy has accepted it (422 with the reason otherwise).
-   * The URL is stored as the WHATWG parser writes it, without a fragment (never sent in HTTP).
+   * Subscribes `url` once the address policy has accepted it, while there are fewer than
+   * WEBHOOK_SUBSCRIPTIONS_MAX subscriptions. The URL is stored as the WHATWG parser writes it,
+   * without a fragment (never sent in HTTP).
    */
-  async create(url: string, description: string | null | undefined): Promise<CreatedWebhookResponse> {
+  async create(url: string, description: string | null | undefined): Promise<SubscribeOutcome> {
     const target = new URL(url);
     target.hash = '';
     const refusal = await this.policy.refusal(target);
-    if (refusal !== null) {
-      throw new ProblemException(422, `This webhook URL is not allowed: ${refusal}.`, {
-        type: WEBHOOK_URL_PROBLEM_TYPE,
-      });
-    }
-    const subscription: WebhookSubscription = {
+    if (refusal !== null) return { kind: 'url-refused', reason: refusal };
+    const max = this.config.webhooks.subscriptionsMax;
+    const subscription = {
       webhookId: uuidv7(),
       url: target.href,
       description: description ?? null,
       secret: newSecret(),
       createdAt: Date.now(),
-      enabled: true,
-      disabledReason: null,
-      lastSuccessAt: null,
-      lastFailureAt: null,
-      lastFailureReason: null,
     };
-    await this.subscriptions.insert(subscription);
+    const inserted = await this.sql.transactionIf(
+      {
+        sql: INSERT_BELOW_LIMIT,
+        parameters: [
+          subscription.webhookId,
+          subscription.url,
+          subscription.description,
+          subscription.secret,
+          subscription.createdAt,
+          max,
+        ],
+      },
+      [],
+    );
+    if (inserted === null) return { kind: 'limit-reached', max };
     return {
-      webhookId: subscription.webhookId,
-      url: subscription.url,
-      description: subscription.description,
-      secret: subscription.secret,
-      createdAt: new Date(subscription.createdAt).toISOString(),
+      kind: 'created',
+      subscription: { ...subscription, createdAt: new Date(subscription.createdAt).toISOString() },
     };
   }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 
 export interface ReceivedDelivery {
   readonly path: string;
@@ -101,6 +101,51 @@ export class WebhookReceiver {
 
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/**
+ * A receiver that accepts every connection, reads what is sent and never answers: the sender's
+ * own timeout is what ends each delivery. Counts the connections, and the ones the sender gave up
+ * on (closed while this receiver was still listening).
+ */
+export class HungReceiver {
+  connections = 0;
+  closedBySender = 0;
+  private server?: NetServer;
+  private stopping = false;
+  private readonly sockets = new Set<Socket>();
+  private readonly closeWaiters = new Set<() => void>();
+
+  async start(): Promise<string> {
+    this.server = createNetServer((socket) => {
+      this.connections++;
+      this.sockets.add(socket);
+      socket.resume();
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        if (this.stopping) return;
+        this.closedBySender++;
+        for (const waiter of this.closeWaiters) waiter();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Resolves when the sender first gives up on a connection (its delivery timeout fired). */
+  firstGiveUp(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closedBySender > 0) resolve();
+      else this.closeWaiters.add(resolve);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
