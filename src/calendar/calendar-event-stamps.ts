@@ -2,6 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 
+/** What the stamps add up to: any create, update or delete of an event changes it. */
+export interface StampsVersion {
+  readonly count: number;
+  /** The latest stamp (epoch ms), 0 without any. */
+  readonly latest: number;
+  /** The stamps' sum, each taken modulo 2^31 - 1 so that the sum stays exact in a double. */
+  readonly sum: string;
+}
+
 /**
  * When each event's current version was written (epoch ms), in the calendar module's own table
  * `calendar_event_stamps`: special events keep no such time, and the feed's LAST-MODIFIED and
@@ -38,5 +47,17 @@ export class CalendarEventStamps {
     )) as { event_id: string; modified_at: number | string }[];
     // MySQL returns BIGINT as a string.
     return new Map(rows.map((row) => [row.event_id, Number(row.modified_at)]));
+  }
+
+  /**
+   * The stamps' count, latest and sum, in one aggregate query over this small table (no event is
+   * read): a create adds a row, a delete removes one, an update rewrites one with a later time.
+   */
+  async version(): Promise<StampsVersion> {
+    const [row] = (await this.dataSource.query(
+      'SELECT COUNT(*) AS stamps, COALESCE(MAX(modified_at), 0) AS latest, COALESCE(SUM(modified_at % 2147483647), 0) AS total FROM calendar_event_stamps',
+    )) as { stamps: number | string; latest: number | string; total: number | string }[];
+    // MySQL returns BIGINT and DECIMAL as strings.
+    return { count: Number(row.stamps), latest: Number(row.latest), sum: String(row.total) };
   }
 }

@@ -50,6 +50,6 @@ export class CalendarFeedController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    sendFeed(response, await this.feeds.feed(query), ifNoneMatch);
+    await sendFeed(this.feeds, query, ifNoneMatch, response);
   }
 }

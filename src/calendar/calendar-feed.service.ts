@@ -1,7 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
-import { CalendarEventStamps } from './calendar-event-stamps.js';
-import { collectEvents, FEED_PAGE_SIZE, type FeedRange, renderFeed, type RenderedFeed } from './calendar-feed.js';
+import { CalendarEventStamps, type StampsVersion } from './calendar-event-stamps.js';
+import { FEED_EVENT_CAP, FEED_MAX_OCTETS, FEED_PAGE_SIZE, PRODUCT_ID, type FeedRange } from './calendar-feed.js';
+import { type BuiltFeed, buildFeed } from './feed-builder.js';
+
+/** What a feed request comes to. */
+export type FeedOutcome =
+  | ({ readonly kind: 'feed'; readonly etag: string } & BuiltFeed)
+  | { readonly kind: 'not-modified'; readonly etag: string }
+  /** The client went away while the feed was built: nothing is left to answer. */
+  | { readonly kind: 'abandoned' };
+
+/**
+ * The most time the feed's work holds the event loop before it lets other requests in (a list
+ * page read on SQLite, which is synchronous, is the one step longer than a VEVENT).
+ */
+const SLICE_MS = 10;
 
 /**
  * The feed of the events in a date range, built from what SpecialEventsModule exports: its list,
@@ -15,13 +30,55 @@ export class CalendarFeedService {
     private readonly stamps: CalendarEventStamps,
   ) {}
 
-  async feed(range: FeedRange): Promise<RenderedFeed> {
-    const generatedAt = Date.now();
-    const collected = await collectEvents(
-      (cursor) =>
-        this.events.list({ startDate: range.startDate, endDate: range.endDate, limit: FEED_PAGE_SIZE, cursor }),
-      (eventIds) => this.stamps.read(eventIds),
+  /**
+   * The feed, or `not-modified` when `isCurrent` accepts its entity tag: that tag comes from the
+   * stamps alone (one aggregate query), so a revalidation reads and renders no event. `abandoned`
+   * once `signal` aborts: the build stops at its next slice.
+   */
+  async feed(range: FeedRange, isCurrent: (etag: string) => boolean, signal: AbortSignal): Promise<FeedOutcome> {
+    if (range.startDate !== undefined && range.endDate !== undefined && range.startDate > range.endDate) {
+      // The list's own refusal (400), before any query, so that no tag answers a range it refuses.
+      await this.events.list({ ...range, limit: 1 });
+    }
+    const version = await this.stamps.version();
+    const etag = feedEtag(range, version);
+    if (isCurrent(etag)) return { kind: 'not-modified', etag };
+    const built = await buildFeed(
+      range,
+      {
+        readPage: (cursor) => this.events.list({ ...range, limit: FEED_PAGE_SIZE, cursor }),
+        readStamps: (eventIds) => this.stamps.read(eventIds),
+        pause: slices(signal),
+      },
+      { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest },
     );
-    return renderFeed(collected, range, generatedAt);
+    return built === undefined ? { kind: 'abandoned' } : { kind: 'feed', etag, ...built };
   }
+}
+
+/**
+ * The feed's strong entity tag, from what decides its bytes: the range, the bounds and the format,
+ * and the stamps of all events (every create, update and delete changes them, in the event's own
+ * transaction). Any change to any event changes every range's tag: a revalidation then costs one
+ * build, never a stale calendar. The tag is read before the events, so a feed built while events
+ * change carries the older tag, and the next revalidation fetches it again.
+ */
+function feedEtag(range: FeedRange, version: StampsVersion): string {
+  const inputs = [PRODUCT_ID, FEED_EVENT_CAP, FEED_MAX_OCTETS, range.startDate ?? '', range.endDate ?? ''];
+  const digest = createHash('sha256')
+    .update(JSON.stringify([...inputs, version.count, version.latest, version.sum]))
+    .digest();
+  return `"${digest.subarray(0, 16).toString('base64url')}"`;
+}
+
+/** The build's `pause`: a turn of the event loop once SLICE_MS have passed; false once aborted. */
+function slices(signal: AbortSignal): () => Promise<boolean> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+    return !signal.aborted;
+  };
 }

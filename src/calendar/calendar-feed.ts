@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { indexedDates } from '../database/event-dates.js';
 import type { SpecialEvent } from '../special-events/special-event.entity.js';
 import { contentLine, CRLF, escapeText } from './calendar-text.js';
 
@@ -44,46 +42,6 @@ export interface FeedPage {
   readonly nextCursor?: string;
 }
 
-/** The events of a feed, each once, with when its current version was written (epoch ms). */
-export interface CollectedEvents {
-  readonly events: readonly SpecialEvent[];
-  readonly modifiedAt: ReadonlyMap<string, number>;
-  /** True when events beyond `cap` were left out. */
-  readonly truncated: boolean;
-}
-
-/**
- * Reads pages (`readPage(cursor)`, from no cursor to the last page) until there is no next page or
- * `cap` events are read, and the stamps of each page's events (`readStamps`, one call per page).
- * An event met twice (its dates changed while the pages were read) is kept once, as last seen.
- */
-export async function collectEvents(
-  readPage: (cursor: string | undefined) => Promise<FeedPage>,
-  readStamps: (eventIds: readonly string[]) => Promise<ReadonlyMap<string, number>>,
-  cap: number = FEED_EVENT_CAP,
-): Promise<CollectedEvents> {
-  const events = new Map<string, SpecialEvent>();
-  const modifiedAt = new Map<string, number>();
-  let read = 0;
-  let truncated = false;
-  let cursor: string | undefined;
-  do {
-    const page = await readPage(cursor);
-    const taken = page.events.slice(0, cap - read);
-    read += taken.length;
-    for (const event of taken) events.set(event.eventId, event);
-    if (taken.length > 0) {
-      for (const [eventId, at] of await readStamps(taken.map((event) => event.eventId))) modifiedAt.set(eventId, at);
-    }
-    cursor = page.nextCursor;
-    if (read >= cap) {
-      truncated = taken.length < page.events.length || cursor !== undefined;
-      break;
-    }
-  } while (cursor !== undefined);
-  return { events: [...events.values()], modifiedAt, truncated };
-}
-
 /** `YYYYMMDD` of a `YYYY-MM-DD`. */
 function basicDate(date: string): string {
   return date.replaceAll('-', '');
@@ -103,20 +61,14 @@ export function utcDateTime(epochMs: number): string {
     .replace(/\.\d{3}/, '');
 }
 
-function withinRange(date: string, range: FeedRange): boolean {
+export function withinRange(date: string, range: FeedRange): boolean {
   return (
     (range.startDate === undefined || date >= range.startDate) && (range.endDate === undefined || date <= range.endDate)
   );
 }
 
-/** The rendered feed: its bytes (UTF-8) and their strong entity tag. */
-export interface RenderedFeed {
-  readonly body: Buffer;
-  readonly etag: string;
-}
-
 /** One VEVENT's content lines, each ending in CRLF. */
-function vevent(date: string, event: SpecialEvent, stamp: string): string {
+export function vevent(date: string, event: SpecialEvent, stamp: string): string {
   return [
     'BEGIN:VEVENT',
     contentLine('UID', `${event.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
@@ -132,43 +84,9 @@ function vevent(date: string, event: SpecialEvent, stamp: string): string {
   ].join(CRLF);
 }
 
-/**
- * The VCALENDAR of `collected`: one all-day VEVENT per ISO date of each event within `range`,
- * ordered by date then eventId so that the same events always give the same bytes (and ETag),
- * up to `maxOctets` of VEVENTs. An event without a stamp is stamped `generatedAt`. Events with
- * no ISO date at all are counted in X-MUSEUM-SKIPPED-EVENTS.
- */
-export function renderFeed(
-  collected: CollectedEvents,
-  range: FeedRange,
-  generatedAt: number,
-  maxOctets: number = FEED_MAX_OCTETS,
-): RenderedFeed {
-  // The order key: the date, then the eventId (fixed lengths, so plain string order); an event
-  // has each date once, so no two keys are equal.
-  const occurrences: { key: string; date: string; event: SpecialEvent }[] = [];
-  let skipped = 0;
-  for (const event of collected.events) {
-    const dates = indexedDates(event.dates);
-    if (dates.length === 0) skipped++;
-    for (const date of dates) {
-      if (withinRange(date, range)) occurrences.push({ key: `${date} ${event.eventId}`, date, event });
-    }
-  }
-  occurrences.sort((a, b) => (a.key < b.key ? -1 : 1));
-  let truncated = collected.truncated ? `EVENTS=${FEED_EVENT_CAP}` : undefined;
-  const vevents: string[] = [];
-  let octets = 0;
-  for (const { date, event } of occurrences) {
-    const text = vevent(date, event, utcDateTime(collected.modifiedAt.get(event.eventId) ?? generatedAt));
-    octets += Buffer.byteLength(text, 'utf8');
-    if (octets > maxOctets) {
-      truncated = `OCTETS=${maxOctets}`;
-      break;
-    }
-    vevents.push(text);
-  }
-  const head = [
+/** The VCALENDAR's head: its properties, with the counts only the whole feed knows. */
+export function feedHead(skipped: number, truncated: string | undefined): string {
+  return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     contentLine('PRODID', PRODUCT_ID),
@@ -178,6 +96,6 @@ export function renderFeed(
     ...(truncated === undefined ? [] : [`${TRUNCATED_PROPERTY}:${truncated}`]),
     '',
   ].join(CRLF);
-  const body = Buffer.from(`${head}${vevents.join('')}END:VCALENDAR${CRLF}`, 'utf8');
-  return { body, etag: `"${createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url')}"` };
 }
+
+export const FEED_TAIL = `END:VCALENDAR${CRLF}`;

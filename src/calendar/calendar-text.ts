@@ -25,39 +25,30 @@ export function escapeText(value: string): string {
   });
 }
 
-/** Octets of one code point in UTF-8 (a lone surrogate, which validation refuses, as U+FFFD). */
-function utf8Octets(codePoint: number): number {
-  if (codePoint < 0x80) return 1;
-  if (codePoint < 0x800) return 2;
-  if (codePoint < 0x10000) return 3;
-  return 4;
-}
-
 /**
  * The line folded to lines of at most 75 octets: a break (CRLF) and one space before each
  * continuation, the space counted in its line's 75. Breaks fall between code points, so neither a
  * UTF-8 sequence nor a UTF-16 surrogate pair is ever split; unfolding (removing every CRLF and the
  * space after it) gives the line back exactly. A combining mark may start a continuation line:
- * it is a character of its own, and the unfolded text is the same.
+ * it is a character of its own, and the unfolded text is the same. The cuts are found in the
+ * UTF-8 bytes (a cut moves back over continuation bytes, 10xxxxxx), not character by character:
+ * a 5,000-character description is folded in microseconds.
  */
 export function foldLine(line: string): string {
-  if (Buffer.byteLength(line, 'utf8') <= MAX_LINE_OCTETS) return line;
+  if (line.length * 3 <= MAX_LINE_OCTETS) return line;
+  const bytes = Buffer.from(line, 'utf8');
+  if (bytes.length <= MAX_LINE_OCTETS) return line;
   const lines: string[] = [];
-  let current = '';
-  let octets = 0;
+  let start = 0;
   let room = MAX_LINE_OCTETS;
-  for (const character of line) {
-    const size = utf8Octets(character.codePointAt(0) ?? 0);
-    if (octets + size > room) {
-      lines.push(current);
-      current = '';
-      octets = 0;
-      room = MAX_LINE_OCTETS - 1;
-    }
-    current += character;
-    octets += size;
+  while (bytes.length - start > room) {
+    let end = start + room;
+    while ((bytes[end] & 0xc0) === 0x80) end--;
+    lines.push(bytes.toString('utf8', start, end));
+    start = end;
+    room = MAX_LINE_OCTETS - 1;
   }
-  lines.push(current);
+  lines.push(bytes.toString('utf8', start));
   return lines.join(`${CRLF} `);
 }
 

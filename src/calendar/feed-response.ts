@@ -2,7 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
-import type { RenderedFeed } from './calendar-feed.js';
+import type { FeedRange } from './calendar-feed.js';
+import type { CalendarFeedService } from './calendar-feed.service.js';
 
 export const CALENDAR_CONTENT_TYPE = 'text/calendar; charset=utf-8';
 
@@ -50,16 +51,51 @@ export function ApiFeedResponses(): MethodDecorator {
   );
 }
 
-/** The feed, or a 304 when If-None-Match names it (decided here: see SpecialEventsController.get). */
-export function sendFeed(response: Response, feed: RenderedFeed, ifNoneMatch: string | undefined): void {
-  response.setHeader('ETag', feed.etag);
+/**
+ * Answers a feed request: a 304 when If-None-Match names the current tag (decided here: see
+ * SpecialEventsController.get), else the feed, written chunk by chunk as the client takes it.
+ */
+export async function sendFeed(
+  feeds: CalendarFeedService,
+  range: FeedRange,
+  ifNoneMatch: string | undefined,
+  response: Response,
+): Promise<void> {
+  const gone = new AbortController();
+  const onClose = (): void => gone.abort();
+  response.once('close', onClose);
+  const outcome = await feeds.feed(
+    range,
+    (etag) => ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etag),
+    gone.signal,
+  );
+  if (outcome.kind === 'abandoned') return;
+  response.setHeader('ETag', outcome.etag);
   response.setHeader('Cache-Control', FEED_CACHE_CONTROL);
-  if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, feed.etag)) {
+  if (outcome.kind === 'not-modified') {
     response.status(304).end();
     return;
   }
   response.status(200);
   response.setHeader('Content-Type', CALENDAR_CONTENT_TYPE);
-  response.setHeader('Content-Length', feed.body.length);
-  response.end(feed.body);
+  response.setHeader('Content-Length', outcome.octets);
+  for (const chunk of outcome.chunks) {
+    if (gone.signal.aborted) return;
+    if (!response.write(chunk)) await drained(response);
+  }
+  response.off('close', onClose);
+  response.end();
+}
+
+/** When the socket has taken what was written, or the response closed meanwhile. */
+function drained(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.once('drain', done);
+    response.once('close', done);
+  });
 }

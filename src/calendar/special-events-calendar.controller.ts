@@ -36,6 +36,6 @@ export class SpecialEventsCalendarController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    sendFeed(response, await this.feeds.feed(query), ifNoneMatch);
+    await sendFeed(this.feeds, query, ifNoneMatch, response);
   }
 }
