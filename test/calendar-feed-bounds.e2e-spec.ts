@@ -56,7 +56,7 @@ let token: string;
 beforeAll(async () => {
   await seed(t.app.get(DataSource));
   const res = await request(t.baseUrl).post('/calendar-tokens').set('Authorization', AUTH).send({});
-  expect(res.status).toBe(201);
+  if (res.status !== 201) throw new Error(`POST /calendar-tokens answered ${res.status}`);
   token = (res.body as { token: string }).token;
 }, 300_000);
 
@@ -146,7 +146,7 @@ describe(`calendar feeds of ${EVENTS} events × 5,000 characters × 3 dates (${T
   }, 600_000);
 
   it('answers a revalidation of an unchanged feed with 304 without reading an event, and of a changed one with the feed', async () => {
-    const paths = [
+    const paths: { path: string; headers: Record<string, string> }[] = [
       { path: `/calendar/${token}.ics?startDate=${YEAR}-02-01&endDate=${YEAR}-02-01`, headers: {} },
       { path: '/special-events.ics', headers: { Authorization: AUTH } },
     ];

@@ -3,6 +3,7 @@
  * (measure/options.ts), the report's tables and the targets (report/) all take them from here:
  * a new module's workloads are one file beside these, added to MODULES (README.md).
  */
+import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
 import { SPECIAL_EVENTS } from './special-events.js';
@@ -11,7 +12,14 @@ import { WEBHOOKS } from './webhooks.js';
 import type { Alternation, BenchModule } from './workload.js';
 
 /** In the order the workloads run and the report lists them. */
-const MODULES = [SPECIAL_EVENTS, TICKETS, MUSEUM_HOURS, IDEMPOTENCY, WEBHOOKS] as const satisfies BenchModule[];
+const MODULES = [
+  SPECIAL_EVENTS,
+  TICKETS,
+  MUSEUM_HOURS,
+  IDEMPOTENCY,
+  WEBHOOKS,
+  CALENDAR,
+] as const satisfies BenchModule[];
 
 type AnyWorkload = (typeof MODULES)[number]['workloads'][number];
 export type WorkloadName = AnyWorkload['name'];

@@ -16,7 +16,8 @@ export const FEED_CACHE_CONTROL = 'private, no-cache';
 
 const FEED_HEADERS = {
   ETag: {
-    description: 'Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match.',
+    description:
+      'Strong entity tag of the feed (a hash of its range and of the stamps of all events): send it back in If-None-Match.',
     required: true,
     schema: { type: 'string' },
   },
