@@ -4,10 +4,12 @@ import { SpecialEventsService } from '../special-events/special-events.service.j
 import { CalendarEventStamps, type StampsVersion } from './calendar-event-stamps.js';
 import { FEED_EVENT_CAP, FEED_MAX_OCTETS, FEED_PAGE_SIZE, PRODUCT_ID, type FeedRange } from './calendar-feed.js';
 import { type BuiltFeed, buildFeed } from './feed-builder.js';
+import { FeedTurns } from './feed-turns.js';
 
 /** What a feed request comes to. */
 export type FeedOutcome =
-  | ({ readonly kind: 'feed'; readonly etag: string } & BuiltFeed)
+  /** `release` gives the feed's turn back: call it once the feed is sent (or given up). */
+  | ({ readonly kind: 'feed'; readonly etag: string; readonly release: () => void } & BuiltFeed)
   | { readonly kind: 'not-modified'; readonly etag: string }
   /** The client went away while the feed was built: nothing is left to answer. */
   | { readonly kind: 'abandoned' };
@@ -18,6 +20,9 @@ export type FeedOutcome =
  */
 const SLICE_MS = 10;
 
+/** How many feeds are built (and held, up to 16 MiB each) at once; the others wait their turn. */
+export const FEEDS_AT_ONCE = 4;
+
 /**
  * The feed of the events in a date range, built from what SpecialEventsModule exports: its list,
  * page by page along the cursors, exactly as a client would read it (the range is validated
@@ -25,6 +30,8 @@ const SLICE_MS = 10;
  */
 @Injectable()
 export class CalendarFeedService {
+  private readonly turns = new FeedTurns(FEEDS_AT_ONCE);
+
   constructor(
     private readonly events: SpecialEventsService,
     private readonly stamps: CalendarEventStamps,
@@ -43,16 +50,23 @@ export class CalendarFeedService {
     const version = await this.stamps.version();
     const etag = feedEtag(range, version);
     if (isCurrent(etag)) return { kind: 'not-modified', etag };
-    const built = await buildFeed(
-      range,
-      {
-        readPage: (cursor) => this.events.list({ ...range, limit: FEED_PAGE_SIZE, cursor }),
-        readStamps: (eventIds) => this.stamps.read(eventIds),
-        pause: slices(signal),
-      },
-      { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest },
-    );
-    return built === undefined ? { kind: 'abandoned' } : { kind: 'feed', etag, ...built };
+    const release = await this.turns.take(signal);
+    if (release === undefined) return { kind: 'abandoned' };
+    let built: BuiltFeed | undefined;
+    try {
+      built = await buildFeed(
+        range,
+        {
+          readPage: (cursor) => this.events.list({ ...range, limit: FEED_PAGE_SIZE, cursor }),
+          readStamps: (eventIds) => this.stamps.read(eventIds),
+          pause: slices(signal),
+        },
+        { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest },
+      );
+    } finally {
+      if (built === undefined) release();
+    }
+    return built === undefined ? { kind: 'abandoned' } : { kind: 'feed', etag, release, ...built };
   }
 }
 

@@ -77,15 +77,19 @@ export async function sendFeed(
     response.status(304).end();
     return;
   }
-  response.status(200);
-  response.setHeader('Content-Type', CALENDAR_CONTENT_TYPE);
-  response.setHeader('Content-Length', outcome.octets);
-  for (const chunk of outcome.chunks) {
-    if (gone.signal.aborted) return;
-    if (!response.write(chunk)) await drained(response);
+  try {
+    response.status(200);
+    response.setHeader('Content-Type', CALENDAR_CONTENT_TYPE);
+    response.setHeader('Content-Length', outcome.octets);
+    for (const chunk of outcome.chunks) {
+      if (gone.signal.aborted) return;
+      if (!response.write(chunk)) await drained(response);
+    }
+    response.off('close', onClose);
+    response.end();
+  } finally {
+    outcome.release();
   }
-  response.off('close', onClose);
-  response.end();
 }
 
 /** When the socket has taken what was written, or the response closed meanwhile. */
