@@ -20,6 +20,9 @@ export type FeedOutcome =
  */
 const SLICE_MS = 10;
 
+/** The rendering's version, in every tag: raise it when the same events come to give other bytes. */
+const FEED_FORMAT = 2;
+
 /** How many feeds are built (and held, up to 16 MiB each) at once; the others wait their turn. */
 export const FEEDS_AT_ONCE = 4;
 
@@ -78,7 +81,7 @@ export class CalendarFeedService {
  * change carries the older tag, and the next revalidation fetches it again.
  */
 function feedEtag(range: FeedRange, version: StampsVersion): string {
-  const inputs = [PRODUCT_ID, FEED_EVENT_CAP, FEED_MAX_OCTETS, range.startDate ?? '', range.endDate ?? ''];
+  const inputs = [FEED_FORMAT, PRODUCT_ID, FEED_EVENT_CAP, FEED_MAX_OCTETS, range.startDate ?? '', range.endDate ?? ''];
   const digest = createHash('sha256')
     .update(JSON.stringify([...inputs, version.count, version.latest, version.sum]))
     .digest();

@@ -84,15 +84,15 @@ export function vevent(date: string, event: SpecialEvent, stamp: string): string
   ].join(CRLF);
 }
 
-/** The VCALENDAR's head: its properties, with the counts only the whole feed knows. */
-export function feedHead(skipped: number, truncated: string | undefined): string {
+/** The VCALENDAR's head: its properties, with the counts only the whole feed knows (skipped: unknown when undefined). */
+export function feedHead(skipped: number | undefined, truncated: string | undefined): string {
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     contentLine('PRODID', PRODUCT_ID),
     'CALSCALE:GREGORIAN',
     contentLine('X-WR-CALNAME', escapeText(CALENDAR_NAME)),
-    `${SKIPPED_PROPERTY}:${skipped}`,
+    ...(skipped === undefined ? [] : [`${SKIPPED_PROPERTY}:${skipped}`]),
     ...(truncated === undefined ? [] : [`${TRUNCATED_PROPERTY}:${truncated}`]),
     '',
   ].join(CRLF);

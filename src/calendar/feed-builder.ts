@@ -44,7 +44,8 @@ const CHUNK_OCTETS = 64 * 1024;
 /**
  * The VCALENDAR of the events the list gives for `range`: one all-day VEVENT per ISO date in the
  * range, ordered by date then eventId, up to `cap` events and `maxOctets` of VEVENTs (the later
- * days left out), events with no ISO date counted in X-MUSEUM-SKIPPED-EVENTS.
+ * days left out, and the list read no further), events with no ISO date counted in
+ * X-MUSEUM-SKIPPED-EVENTS (left out when the feed is cut at `maxOctets`).
  *
  * It never holds the whole list: the list comes in its order (each event at its first date in
  * the range, then eventId), so once a page is read, no later event has a day before that page's
@@ -58,7 +59,6 @@ export async function buildFeed(
   sources: FeedSources,
   limits: FeedLimits = { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: 0 },
 ): Promise<BuiltFeed | undefined> {
-  const ranged = range.startDate !== undefined || range.endDate !== undefined;
   const seen = new Set<string>();
   const waiting = new OccurrenceHeap();
   const output = new ChunkWriter();
@@ -92,11 +92,10 @@ export async function buildFeed(
     read += taken.length;
     const fresh = taken.filter((event) => !seen.has(event.eventId));
     for (const event of fresh) seen.add(event.eventId);
-    const stamps = full || fresh.length === 0 ? new Map<string, number>() : await sources.readStamps(fresh.map(idOf));
+    const stamps = fresh.length === 0 ? new Map<string, number>() : await sources.readStamps(fresh.map(idOf));
     for (const event of fresh) {
       const dates = indexedDates(event.dates);
       if (dates.length === 0) skipped++;
-      if (full) continue;
       const stamp = stamps.get(event.eventId) ?? limits.stampless;
       for (const date of dates) {
         if (withinRange(date, range)) waiting.push({ key: orderKey(date, event.eventId), date, event, stamp });
@@ -111,11 +110,12 @@ export async function buildFeed(
     if (!full && cursor !== undefined && last !== undefined) {
       if (!(await renderUpTo(frontierOf(last, range)))) return undefined;
     }
-    // With a range the list holds no event without an ISO date: nothing is left to count.
-    if (full && ranged) cursor = undefined;
+    // Cut at the size bound: nothing more is rendered, and the events without an ISO date (last
+    // in the list) are not read on for, so their count is left out of the head.
+    if (full) cursor = undefined;
   } while (cursor !== undefined);
   if (!full && !(await renderUpTo(undefined))) return undefined;
-  return output.finish(feedHead(skipped, truncated), FEED_TAIL);
+  return output.finish(feedHead(full ? undefined : skipped, truncated), FEED_TAIL);
 }
 
 function idOf(event: SpecialEvent): string {

@@ -40,7 +40,8 @@ export function ApiFeedResponses(): MethodDecorator {
     ApiOkResponse({
       description:
         'An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date ' +
-        'of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date.',
+        'of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date ' +
+        '(absent from a feed cut at its size bound, `X-MUSEUM-TRUNCATED:OCTETS=…`).',
       content: { 'text/calendar': { schema: { type: 'string' } } },
       headers: FEED_HEADERS,
     }),
