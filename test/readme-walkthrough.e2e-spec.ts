@@ -81,6 +81,10 @@ const t = useTestApp(() => {
 });
 
 describe('the README walk-through with curl', () => {
+  it('sits in a README a reader finishes: at most 15 KB', () => {
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
+  });
+
   it('parses into commands, each followed by the output it shows', () => {
     const steps = parseSteps(walkthroughBlock());
     expect(steps.length).toBeGreaterThanOrEqual(8);
