@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to publishNewEvent
-         * @description Every create, update and delete of a special event is then POSTed to `url`, signed as Standard Webhooks specify (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the event exactly as GET returns it (`{"eventId"}` for a delete) and a `museum-event-type` header saying which. Any 2xx acknowledges a delivery; others are retried with backoff, in order per event, for WEBHOOK_RETRY_SECONDS (24 h), then the subscription is disabled. The answer holds the signing secret, shown only here.
+         * @description Every create, update and delete of a special event is then POSTed to `url`, signed as Standard Webhooks specify (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the event exactly as GET returns it (`{"eventId"}` for a delete) and a `museum-event-type` header saying which. Any 2xx acknowledges a delivery; others are retried with backoff, in order per event, for WEBHOOK_RETRY_SECONDS (24 h), then the subscription is disabled. The answer holds the signing secret, shown only here, and is never stored by caches. At most WEBHOOK_SUBSCRIPTIONS_MAX (100) subscriptions exist at once. A retry with the same Idempotency-Key gets the same subscription (and secret) again rather than a second one.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -882,14 +882,14 @@ export interface components {
         BuyTicketsDto: {
             /**
              * @description Type of ticket being purchased: `general` for regular museum entry, `event` for a special event.
-             * @example event
+             * @example general
              * @enum {string}
              */
             ticketType: "general" | "event";
             /**
              * Format: date
              * @description Date when this ticket can be used for museum entry: today or later in the museum time zone (MUSEUM_TIME_ZONE). For an event ticket, one of the event's ISO dates; for a general ticket, a day the museum is open.
-             * @example 2026-12-01
+             * @example 2027-12-01
              */
             ticketDate: string;
             /**
@@ -913,7 +913,10 @@ export interface components {
              * @description Unique identifier for the ticket. Generated when purchased (a UUIDv7).
              */
             ticketId: string;
-            /** @enum {string} */
+            /**
+             * @example event
+             * @enum {string}
+             */
             ticketType: "general" | "event";
             /**
              * Format: date
@@ -934,7 +937,10 @@ export interface components {
         TicketResponse: {
             /** Format: uuid */
             ticketId: string;
-            /** @enum {string} */
+            /**
+             * @example event
+             * @enum {string}
+             */
             ticketType: "general" | "event";
             /** Format: date */
             ticketDate: string;
@@ -2807,7 +2813,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2822,6 +2831,8 @@ export interface operations {
                 headers: {
                     /** @description Path of the subscription: /webhooks/{webhookId} */
                     Location: string;
+                    /** @description Always `no-store`: the body holds the secret. */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2901,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
+            /**
+             * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
+             *
+             *     WEBHOOK_SUBSCRIPTIONS_MAX subscriptions exist already (`urn:museum:problem:webhook-subscriptions-full`): delete one first. Or a request with the same Idempotency-Key is still being processed: retry shortly.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "There are already 100 webhook subscriptions, the most this service keeps; delete one first.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
             /** @description The body is larger than 256 KiB. */
             413: {
                 headers: {
@@ -2926,7 +2959,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The URL breaks the address rules: plain http to a host not in WEBHOOK_ALLOWED_HOSTS, a loopback, private, link-local or metadata address, or a name that resolves to one (or does not resolve). */
+            /**
+             * @description This Idempotency-Key was already used by this user for a different request (method, path or body).
+             *
+             *     The URL breaks the address rules (`urn:museum:problem:webhook-url-refused`): plain http to a host not in WEBHOOK_ALLOWED_HOSTS, an address that is not global unicast (loopback, private, link-local or metadata, or an IPv6 form that carries an IPv4 address), or a name that resolves to one (or does not resolve). Or this Idempotency-Key was already used by this user for a different request.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/test-app.js';
 
 /**
- * The README's walk-through with curl, run as it is written: its first `sh` block, with only
- * `http://localhost:3000` replaced by the test app's address, in one bash process (so that EVENT
- * and ETAG carry from command to command), on a fresh database. The credentials are the
+ * The README's walk-through with curl, run as it is written: its first `sh` block, with only its
+ * `BASE=` line set to the test app's address, in one bash process (so that BASE, EVENT and ETAG
+ * carry from command to command), on a fresh database. The credentials are the
  * README's own: the app's admin is created with that password.
  *
  * How the block reads: a comment after a blank line is prose; the comment lines right after a
@@ -71,6 +71,9 @@ function missingLines(expected: readonly string[], output: readonly string[]): s
   return missing;
 }
 
+/** The one line that names the address; every command reaches the service through `$BASE`. */
+const BASE_LINE = /^BASE=http:\/\/localhost:3000$/m;
+
 const t = useTestApp(() => {
   const password = /export CREDS='admin:([^']+)'/.exec(walkthroughBlock())?.[1];
   if (password === undefined) throw new Error("README: the walk-through sets no CREDS='admin:…'");
@@ -78,9 +81,17 @@ const t = useTestApp(() => {
 });
 
 describe('the README walk-through with curl', () => {
+  it('sits in a README a reader finishes: at most 15 KB', () => {
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
+  });
+
   it('parses into commands, each followed by the output it shows', () => {
     const steps = parseSteps(walkthroughBlock());
     expect(steps.length).toBeGreaterThanOrEqual(8);
+    // Paste-able on any port: the address is set once, and nothing is left to fill in by hand.
+    const block = walkthroughBlock();
+    expect(block).toMatch(BASE_LINE);
+    expect(block.replace(BASE_LINE, '')).not.toMatch(/localhost|127\.0\.0\.1|<[a-z]+>/);
     const shown = steps.map((step) => step.commands.join('\n'));
     for (const operation of [
       '-X PATCH',
@@ -89,7 +100,7 @@ describe('the README walk-through with curl', () => {
       '%header{location}',
       '/museum-hours/weekly',
       '/museum-hours?limit=',
-      'http://localhost:3000/tickets',
+      '"$BASE/tickets"',
       '$TICKET/qr',
     ]) {
       expect(shown.some((command) => command.includes(operation))).toBe(true);
@@ -97,7 +108,7 @@ describe('the README walk-through with curl', () => {
   });
 
   it('every command prints what the README says it prints', async () => {
-    const steps = parseSteps(walkthroughBlock().replaceAll('http://localhost:3000', t.baseUrl));
+    const steps = parseSteps(walkthroughBlock().replace(BASE_LINE, `BASE=${t.baseUrl}`));
     // One bash process: a marker line after each step splits the output per step.
     const script = [
       'set -euo pipefail',

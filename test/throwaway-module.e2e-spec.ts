@@ -8,7 +8,7 @@ import { ExhibitsModule } from './throwaway-module/exhibits.module.js';
 /* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
 
 /**
- * "Adding a module" (README), done as a newcomer would: a folder of its own
+ * "Adding a module" (docs/extending.md), done as a newcomer would: a folder of its own
  * (test/throwaway-module/: module, controller, DTO) and one import, the module added to the
  * service's modules; nothing else anywhere. What it must get for free, each asserted below:
  * authentication, documented security, body reading and validation, problem details, 405 with

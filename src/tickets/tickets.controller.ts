@@ -14,7 +14,7 @@ import { clientAddress } from '../auth/basic.strategy.js';
 import { RequiresRole } from '../auth/roles.js';
 import { ApiProblemResponses, type ProblemResponse } from '../common/problem/api-problem-responses.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { BuyTicketsDto } from './dto/buy-tickets.dto.js';
+import { BUY_TICKETS_EXAMPLES, BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
 import { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
@@ -70,7 +70,7 @@ export class TicketsController {
       'of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).',
   })
   @ApiConsumes('application/json')
-  @ApiBody({ type: BuyTicketsDto })
+  @ApiBody({ type: BuyTicketsDto, examples: BUY_TICKETS_EXAMPLES })
   @ApiCreatedResponse({
     description: 'Created: the Museum API confirmation, with the confirmation code that the QR code holds.',
     type: TicketConfirmationResponse,

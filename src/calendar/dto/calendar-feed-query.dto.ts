@@ -13,7 +13,6 @@ export class CalendarFeedQuery extends PickType(ListSpecialEventsQuery, ['startD
     description:
       'Only the days on or after this date (YYYY-MM-DD). Without `startDate` and `endDate`, every event with an ISO ' +
       'date is in the feed.',
-    example: '2023-02-23',
   })
   override startDate?: string;
 
@@ -21,7 +20,6 @@ export class CalendarFeedQuery extends PickType(ListSpecialEventsQuery, ['startD
     type: String,
     format: 'date',
     description: 'Only the days on or before this date. Must not be before `startDate`.',
-    example: '2023-04-18',
   })
   override endDate?: string;
 }

@@ -27,7 +27,6 @@ export class MuseumHoursQuery {
     description:
       "Starting date to retrieve future operating hours from. Defaults to today's date in the museum's time zone " +
       '(MUSEUM_TIME_ZONE). The list looks at most 366 days ahead of it.',
-    example: '2023-02-23',
   })
   @ValidateIf((_object, value) => value !== undefined)
   @rule('isDate', (value) =>
@@ -42,7 +41,7 @@ export class MuseumHoursQuery {
     minimum: 1,
     default: 1,
     description: 'Page number to retrieve. A page past the open days of the 366 looked at is empty.',
-    example: 2,
+    example: 1,
   })
   @Transform(integer)
   @ValidateIf((_object, value) => value !== undefined)

@@ -38,7 +38,6 @@ export class ListSpecialEventsQuery {
     description:
       'Only events with an ISO date (YYYY-MM-DD, or the date part of an ISO date-time) on or after this date. ' +
       'Without `startDate` and `endDate`, every event is listed, those whose dates are free text too.',
-    example: '2023-02-23',
   })
   @ValidateIf((_object, value) => value !== undefined)
   @rule('isListDate', dateRule)
@@ -48,7 +47,6 @@ export class ListSpecialEventsQuery {
     type: String,
     format: 'date',
     description: 'Only events with an ISO date on or before this date. Must not be before `startDate`.',
-    example: '2023-04-18',
   })
   @ValidateIf((_object, value) => value !== undefined)
   @rule('isListDate', dateRule)
@@ -60,7 +58,7 @@ export class ListSpecialEventsQuery {
     maximum: MAX_OFFSET + 1,
     default: 1,
     description: `Page number, from 1. A page may skip at most ${MAX_OFFSET} events ((page − 1) × limit ≤ ${MAX_OFFSET}); deeper pages are refused: follow the \`next\` links instead. Not together with \`cursor\`.`,
-    example: 2,
+    example: 1,
   })
   @Transform(integer)
   @ValidateIf((_object, value) => value !== undefined)

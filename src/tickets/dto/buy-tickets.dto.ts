@@ -31,7 +31,7 @@ export class BuyTicketsDto {
   @ApiProperty({
     enum: TICKET_TYPES,
     description: 'Type of ticket being purchased: `general` for regular museum entry, `event` for a special event.',
-    example: 'event',
+    example: 'general',
   })
   @rule('isTicketType', typeRule)
   ticketType: TicketType;
@@ -42,7 +42,7 @@ export class BuyTicketsDto {
     description:
       'Date when this ticket can be used for museum entry: today or later in the museum time zone (MUSEUM_TIME_ZONE). ' +
       "For an event ticket, one of the event's ISO dates; for a general ticket, a day the museum is open.",
-    example: '2026-12-01',
+    example: '2027-12-01',
   })
   @rule('isTicketDate', dateRule)
   ticketDate: string;
@@ -76,3 +76,23 @@ function eventIdProblem(value: unknown): string | null {
   if (!isRfc9562Uuid(value)) return 'must be a UUID (RFC 9562), e.g. 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f';
   return null;
 }
+
+/**
+ * The request examples of POST /tickets, the first being what "Try it out" sends: a general
+ * ticket needs no event to exist, only an open day (an editor sets the week first).
+ */
+export const BUY_TICKETS_EXAMPLES = {
+  general: {
+    summary: 'General admission',
+    value: { ticketType: 'general', ticketDate: '2027-12-01', email: 'museum-lover@example.com' },
+  },
+  event: {
+    summary: 'A special event (put the eventId of an event with this date)',
+    value: {
+      ticketType: 'event',
+      ticketDate: '2027-12-01',
+      eventId: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f',
+      email: 'museum-lover@example.com',
+    },
+  },
+};

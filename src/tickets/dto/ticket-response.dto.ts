@@ -16,7 +16,7 @@ export class TicketConfirmationResponse {
   })
   ticketId: string;
 
-  @ApiProperty({ enum: TICKET_TYPES })
+  @ApiProperty({ enum: TICKET_TYPES, example: 'event' })
   ticketType: TicketType;
 
   @ApiProperty({ type: String, format: 'date', description: 'Date when this ticket can be used for museum entry.' })
@@ -34,7 +34,7 @@ export class TicketResponse {
   @ApiProperty({ format: 'uuid' })
   ticketId: string;
 
-  @ApiProperty({ enum: TICKET_TYPES })
+  @ApiProperty({ enum: TICKET_TYPES, example: 'event' })
   ticketType: TicketType;
 
   @ApiProperty({ type: String, format: 'date' })
