@@ -14,6 +14,7 @@ const SHARED_E2E = ['test/*.e2e-spec.ts'];
  */
 const DATABASE_AGNOSTIC_E2E = [
   'test/openapi-contract.e2e-spec.ts',
+  'test/openapi-examples.e2e-spec.ts',
   'test/browser.e2e-spec.ts',
   'test/security.e2e-spec.ts',
   'test/errors.e2e-spec.ts',
