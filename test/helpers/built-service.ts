@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { childEnv, killLeftovers, ProcessRun, ROOT } from './service-process.js';
@@ -9,6 +9,7 @@ import { useTestDatabase, type TestDatabase, type TestDatabaseKind } from './tes
  * Compiles the service into `.test-build/<name>` (not `dist/`, which `npm start` rebuilds and
  * deletes, possibly while another test file runs it) and returns the entry point. The folder is
  * emptied first, so no file of a source since removed survives. Each caller uses its own name.
+ * As `nest build` does, the files nest-cli.json lists as assets (the door page's) are copied too.
  */
 export function buildService(name: string): string {
   const outDir = join(ROOT, '.test-build', name);
@@ -17,7 +18,18 @@ export function buildService(name: string): string {
     cwd: ROOT,
     stdio: 'inherit',
   });
+  for (const folder of assetFolders()) cpSync(join(ROOT, 'src', folder), join(outDir, folder), { recursive: true });
   return join(outDir, 'main.js');
+}
+
+/** The folders of nest-cli.json's assets (`door/page/*` is the folder `door/page`). */
+function assetFolders(): string[] {
+  const cli = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as {
+    compilerOptions?: { assets?: (string | { include: string })[] };
+  };
+  return (cli.compilerOptions?.assets ?? []).map((asset) =>
+    (typeof asset === 'string' ? asset : asset.include).replace(/\/\*.*$/, ''),
+  );
 }
 
 export interface BuiltService {
