@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,7 +156,7 @@ if (!HAVE_CHROMIUM) {
 }
 
 describe('door page over HTTP: who gets it, and its headers', () => {
-  const t = useTestApp();
+  const t = useTestApp({ CORS_ORIGINS: 'https://app.example.org' });
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(DOOR.username, DOOR.password, 'box-office');
@@ -228,6 +230,46 @@ describe('door page over HTTP: who gets it, and its headers', () => {
     // Not an API operation: the OpenAPI document does not list it.
     const doc = (await request(t.baseUrl).get('/openapi.json')).body as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/door'))).toEqual([]);
+  });
+  it('a write a browser marks as cross-site is 403 before anything runs, unless its Origin is listed', async () => {
+    const event = validEvent();
+    const forged = await request(t.baseUrl)
+      .post('/special-events')
+      .set({ Authorization: AUTH, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://elsewhere.example' })
+      .send(event);
+    expect(expectProblem(forged, 403, '/special-events').detail).toBe(
+      "A page of another site may not change anything here with this browser's login.",
+    );
+    expect(forged.headers.connection).toBe('close');
+    const sameSite = await request(t.baseUrl)
+      .delete(`/special-events/${event.eventId as string}`)
+      .set({ Authorization: AUTH, 'Sec-Fetch-Site': 'same-site' });
+    expectProblem(sameSite, 403, `/special-events/${event.eventId as string}`);
+    // Nothing was created: the same eventId is free.
+    expectStatus(
+      await request(t.baseUrl)
+        .get(`/special-events/${event.eventId as string}`)
+        .set('Authorization', AUTH),
+      404,
+    );
+    // A listed origin, the service's own pages, a navigation the user made, clients without the
+    // header, and reads from anywhere pass.
+    for (const headers of [
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://app.example.org' },
+      { 'Sec-Fetch-Site': 'same-origin' },
+      { 'Sec-Fetch-Site': 'none' },
+      {},
+    ]) {
+      const created = await request(t.baseUrl)
+        .post('/special-events')
+        .set({ Authorization: AUTH, ...headers })
+        .send(validEvent());
+      expectStatus(created, 201);
+    }
+    const read = await request(t.baseUrl)
+      .get('/special-events?limit=1')
+      .set({ Authorization: AUTH, 'Sec-Fetch-Site': 'cross-site', Origin: 'https://elsewhere.example' });
+    expectStatus(read, 200);
   });
 });
 
@@ -573,6 +615,47 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
       expect(attempt.violations.some((v) => v === 'require-trusted-types-for' || v === 'script-src-elem')).toBe(true);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+  it("another site's page cannot use the login the browser holds: its form post and no-cors fetch are refused, nothing changes", async () => {
+    const ticket = await buyGeneral(today);
+    const target = `${t.baseUrl}/tickets/${ticket.ticketId}/check-in`;
+    // Another site: localhost is not the service's 127.0.0.1.
+    const site = await new Promise<Server>((resolve) => {
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><form method="post" action="${target}"><button>Win a prize</button></form>`);
+      });
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    });
+    const context = await doorContext(browser);
+    try {
+      await openDoor(context);
+      const before = t.logs.filter((line) => line.route === '/tickets/:ticketId/check-in').length;
+      const page = await context.newPage();
+      await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+      const fetched = await page.evaluate<string>(
+        `fetch(${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', credentials: 'include' }).then(() => 'sent', (error) => error.name)`,
+      );
+      // Sent either way; its answer is not the page's to read (Cross-Origin-Resource-Policy).
+      expect(['sent', 'TypeError']).toContain(fetched);
+      const [posted] = await Promise.all([page.waitForResponse(target), page.click('button')]);
+      expect(posted.status()).toBe(403);
+      expect(await posted.json()).toMatchObject({
+        status: 403,
+        detail: "A page of another site may not change anything here with this browser's login.",
+      });
+      // Refused before routing: neither reached check-in.
+      expect(t.logs.filter((line) => line.route === '/tickets/:ticketId/check-in').length).toBe(before);
+      const refused = t.logs.filter(
+        (line) => line.method === 'POST' && line.status === 403 && line.route === '(unmatched)',
+      );
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      expect(await ticketStatus(ticket.ticketId)).toBe('active');
+    } finally {
+      await context.close();
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
     }
   }, 120_000);
 });
