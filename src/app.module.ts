@@ -7,6 +7,7 @@ import { StrictValidationPipe } from './common/validation/strict-validation.pipe
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DoorModule } from './door/door.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MuseumHoursModule } from './museum-hours/museum-hours.module.js';
@@ -35,6 +36,7 @@ export class AppModule {
         WebhooksModule,
         MuseumHoursModule,
         TicketsModule,
+        DoorModule,
         HealthModule,
         ...modules,
       ],

@@ -5,6 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import { refuseCrossSiteWrites } from './common/http/cross-site-writes.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
 import { installRouteDefaults } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
@@ -102,6 +103,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       ),
     );
   }
+  // After CORS (preflights are answered there), before any route: see refuseCrossSiteWrites.
+  app.use(refuseCrossSiteWrites(config.corsOrigins));
   answerMalformedHttpWithProblems(app.getHttpServer() as Server);
   deferContinueToBodyReader(app.getHttpServer() as Server);
   // Before the routes: see escapeMalformedPercentEncoding.

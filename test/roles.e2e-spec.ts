@@ -122,6 +122,24 @@ const adminOnly = (success: (res: Response, path: string) => void) => ({
   admin: success,
 });
 
+/** A viewer is told box office is needed; box office and above get `success`. */
+const boxOfficeUp = (success: (res: Response, path: string) => void) => ({
+  viewer: (res: Response, path: string) => forbidden(res, path, 'box-office', 'viewer'),
+  'box-office': success,
+  editor: success,
+  admin: success,
+});
+
+/** A 200 with a file of the door page, of the given media type. */
+const expectPage =
+  (type: string) =>
+  (res: Response): void => {
+    expect({ status: res.status, type: res.headers['content-type'] }).toEqual({
+      status: 200,
+      type: `${type}; charset=utf-8`,
+    });
+  };
+
 /** A webhook subscription to a receiver that is never there (deliveries fail quietly in the background). */
 async function createWebhook(t: TestApp): Promise<string> {
   const res = await request(t.baseUrl).post('/webhooks').set('Authorization', AUTH).send({ url: WEBHOOK_URL });
@@ -515,6 +533,24 @@ const ROUTES: Record<string, RouteCase> = {
     everyRole((res, path) => expectProblem(res, 404, path)),
     'GET',
     () => '/museum-hours/2090-01-01/more',
+  ),
+  // The door scanner page and its files (docs/door.md): box office and above, as check-in.
+  'GET /door': authenticated(boxOfficeUp(expectPage('text/html')), 'GET', () => '/door'),
+  'GET /door/:file': authenticated(boxOfficeUp(expectPage('text/javascript')), 'GET', () => '/door/door.js'),
+  'ALL /door': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'POST',
+    () => '/door',
+  ),
+  'ALL /door/:file': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'PUT',
+    () => '/door/door.js',
+  ),
+  'ALL /door/*rest': authenticated(
+    everyRole((res, path) => expectProblem(res, 404, path)),
+    'GET',
+    () => '/door/page/door.js',
   ),
   'GET /health/live': open('GET', '/health/live', 200),
   'GET /health/ready': open('GET', '/health/ready', 200),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { childEnv, killLeftovers, ProcessRun, ROOT } from './service-process.js';
@@ -31,6 +31,9 @@ export function buildService(): string {
           cwd: ROOT,
           stdio: 'inherit',
         });
+        // As `nest build` does, the files nest-cli.json lists as assets (the door page's) too.
+        for (const folder of assetFolders())
+          cpSync(join(ROOT, 'src', folder), join(outDir, folder), { recursive: true });
         writeFileSync(built, '');
       } finally {
         rmSync(lock, { recursive: true, force: true });
@@ -43,6 +46,16 @@ export function buildService(): string {
     }
   }
   return join(outDir, 'main.js');
+}
+
+/** The folders of nest-cli.json's assets (`door/page/*` is the folder `door/page`). */
+function assetFolders(): string[] {
+  const cli = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as {
+    compilerOptions?: { assets?: (string | { include: string })[] };
+  };
+  return (cli.compilerOptions?.assets ?? []).map((asset) =>
+    (typeof asset === 'string' ? asset : asset.include).replace(/\/\*.*$/, ''),
+  );
 }
 
 export interface BuiltService {

@@ -49,6 +49,29 @@ const DOCS_HEADERS = helmet({
   referrerPolicy: { policy: 'no-referrer' },
 }) as Middleware;
 
+/**
+ * A page the service serves itself (the door scanner): its HTML, scripts and styles come from its
+ * own origin only, and it talks to the API on that origin. No inline script or style, no eval, no
+ * other origin, no plugins, no <base>, no native form posts, not framable. Trusted Types are
+ * required, so a string can never become markup or script. Sent only on the page's own files
+ * (applyPageSecurityHeaders); its errors keep the API's headers.
+ */
+const PAGE_HEADERS = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+      frameAncestors: ["'none'"],
+      requireTrustedTypesFor: ["'script'"],
+    },
+  },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+}) as Middleware;
+
 /** What a helmet middleware does to a response: the headers it sets and those it removes. */
 interface HeaderEffects {
   readonly set: readonly (readonly [string, string])[];
@@ -89,10 +112,21 @@ function apply(effects: HeaderEffects, response: ServerResponse): void {
 
 const API_EFFECTS = recordEffects(API_HEADERS);
 const DOCS_EFFECTS = recordEffects(DOCS_HEADERS);
+const PAGE_EFFECTS = recordEffects(PAGE_HEADERS);
 
 /** Security headers for every response: strict for the API, Swagger UI's policy on /docs. */
 export function applySecurityHeaders(request: IncomingMessage, response: ServerResponse): void {
   apply(DOCS_PATH.test(request.url ?? '') ? DOCS_EFFECTS : API_EFFECTS, response);
+}
+
+/**
+ * The policy of a page the service serves from its own origin, replacing the API's on one
+ * response: the page's handler calls it for each file it sends. The camera alone among powerful
+ * features, and only for this origin.
+ */
+export function applyPageSecurityHeaders(response: ServerResponse): void {
+  apply(PAGE_EFFECTS, response);
+  response.setHeader('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()');
 }
 
 /**
