@@ -50,10 +50,18 @@ export function ApiFeedResponses(): MethodDecorator {
   );
 }
 
-/** The feed, or a 304 when If-None-Match names it (decided here: see SpecialEventsController.get). */
-export function sendFeed(response: Response, feed: RenderedFeed, ifNoneMatch: string | undefined): void {
+/**
+ * The feed, or a 304 when If-None-Match names it (decided here: see SpecialEventsController.get).
+ * `cacheControl` replaces FEED_CACHE_CONTROL for an anonymous public read.
+ */
+export function sendFeed(
+  response: Response,
+  feed: RenderedFeed,
+  ifNoneMatch: string | undefined,
+  cacheControl: string = FEED_CACHE_CONTROL,
+): void {
   response.setHeader('ETag', feed.etag);
-  response.setHeader('Cache-Control', FEED_CACHE_CONTROL);
+  response.setHeader('Cache-Control', cacheControl);
   if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, feed.etag)) {
     response.status(304).end();
     return;
