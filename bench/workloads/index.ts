@@ -5,13 +5,21 @@
  */
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
+import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKETS } from './tickets.js';
 import { WEBHOOKS } from './webhooks.js';
 import type { Alternation, BenchModule } from './workload.js';
 
 /** In the order the workloads run and the report lists them. */
-const MODULES = [SPECIAL_EVENTS, TICKETS, MUSEUM_HOURS, IDEMPOTENCY, WEBHOOKS] as const satisfies BenchModule[];
+const MODULES = [
+  SPECIAL_EVENTS,
+  TICKETS,
+  MUSEUM_HOURS,
+  PUBLIC_READ,
+  IDEMPOTENCY,
+  WEBHOOKS,
+] as const satisfies BenchModule[];
 
 type AnyWorkload = (typeof MODULES)[number]['workloads'][number];
 export type WorkloadName = AnyWorkload['name'];
