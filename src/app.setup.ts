@@ -7,7 +7,8 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { refuseCrossSiteWrites } from './common/http/cross-site-writes.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
-import { installRouteDefaults } from './common/http/routes.js';
+import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
+import { installRouteDefaults, routesOf } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
@@ -68,39 +69,48 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
-  if (config.corsOrigins.length > 0) {
+  // Public read (PUBLIC_READ=true): a request without credentials on a public route, or its
+  // preflight, may come from any origin and gets `*` (never with credentials); everything else
+  // follows CORS_ORIGINS as without it.
+  const isPublicPath = config.publicRead.enabled ? publicReadPaths(routesOf(app)) : () => false;
+  if (config.corsOrigins.length > 0 || config.publicRead.enabled) {
     // A listed origin gets CORS headers; any other origin none (but Vary: Origin). Preflights are
     // answered here, 204 without credentials, so they never reach authentication.
     const listed = new Set(config.corsOrigins);
     const origin = [...config.corsOrigins];
-    app.enableCors((req: { headers: { origin?: string } }, callback) =>
-      callback(
-        null,
-        listed.has(req.headers.origin ?? '')
-          ? {
-              origin,
-              methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-              allowedHeaders: [
-                'Authorization',
-                'Content-Type',
-                'Idempotency-Key',
-                'If-Match',
-                'If-None-Match',
-                'X-Request-Id',
-              ],
-              exposedHeaders: [
-                'ETag',
-                'Idempotent-Replayed',
-                'Link',
-                'Location',
-                'Retry-After',
-                'WWW-Authenticate',
-                'X-Request-Id',
-              ],
-              maxAge: 600,
-            }
-          : { origin, methods: [], allowedHeaders: [], exposedHeaders: [] },
-      ),
+    app.enableCors(
+      (req: { method: string; path: string; headers: Record<string, string | string[] | undefined> }, callback) =>
+        callback(
+          null,
+          isAnonymousPublicRequest(req, isPublicPath)
+            ? PUBLIC_CORS
+            : listed.has(String(req.headers.origin ?? ''))
+              ? {
+                  origin,
+                  methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+                  allowedHeaders: [
+                    'Authorization',
+                    'Content-Type',
+                    'Idempotency-Key',
+                    'If-Match',
+                    'If-None-Match',
+                    'X-Request-Id',
+                  ],
+                  exposedHeaders: [
+                    'ETag',
+                    'Idempotent-Replayed',
+                    'Link',
+                    'Location',
+                    'Retry-After',
+                    'WWW-Authenticate',
+                    'X-Request-Id',
+                  ],
+                  maxAge: 600,
+                }
+              : origin.length > 0
+                ? { origin, methods: [], allowedHeaders: [], exposedHeaders: [] }
+                : { origin: false },
+        ),
     );
   }
   // After CORS (preflights are answered there), before any route: see refuseCrossSiteWrites.

@@ -85,7 +85,10 @@ export async function runLoad(
 ): Promise<{ outcome: RunOutcome; rssMaxMiB?: number; problems: string[]; note?: string }> {
   const { nextPath, nextBody, idempotencyKeys } = setup;
   const headers: Record<string, string> = {
-    authorization: workload.wrongCredentials ? WRONG_AUTHORIZATION : VALID_AUTHORIZATION,
+    ...(workload.anonymous
+      ? {}
+      : { authorization: workload.wrongCredentials ? WRONG_AUTHORIZATION : VALID_AUTHORIZATION }),
+    ...setup.headers,
   };
   if (workload.body !== undefined || nextBody !== undefined) headers['content-type'] = 'application/json';
   const setupRequest = (request: autocannon.Request): autocannon.Request => ({

@@ -40,6 +40,10 @@ export function serviceEnv(databaseUrl: string, extra: Readonly<Record<string, s
     AUTH_FAILURE_WINDOW_SECONDS,
     // The webhook workload's receiver listens here.
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    // For the anonymous workloads (public-read.ts); a request with credentials is served as
+    // without it. One client address sends them all: the limit is set out of reach.
+    PUBLIC_READ: 'true',
+    PUBLIC_RATE_LIMIT: '1000000',
     ...extra,
   };
 }

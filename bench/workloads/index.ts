@@ -6,6 +6,7 @@
 import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
+import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKETS } from './tickets.js';
 import { WEBHOOKS } from './webhooks.js';
@@ -16,6 +17,7 @@ const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
   MUSEUM_HOURS,
+  PUBLIC_READ,
   IDEMPOTENCY,
   WEBHOOKS,
   CALENDAR,

@@ -82,7 +82,7 @@ function nextLink(link: string | string[] | undefined): string | undefined {
  * EVENT_BODY (so that the service's answers are as large as the baseline's fixed ones), seeded on
  * first use, and the path of page DEEP_PAGE of LIST_PATH, reached by following `next` links.
  */
-const readSetOf = oncePerServer(async ({ server, label, database, seeding }) => {
+export const readSetOf = oncePerServer(async ({ server, label, database, seeding }) => {
   if (!database) throw new Error(`${label}: a read set needs a database`);
   const { name, location, eventDescription, dates, price } = JSON.parse(EVENT_BODY) as {
     [field in 'name' | 'location' | 'eventDescription']: string;
@@ -147,6 +147,16 @@ export const get = workload({
   ratioTarget: 0.5,
 });
 
+export const list = workload({
+  name: 'list',
+  method: 'GET',
+  path: LIST_PATH,
+  status: 200,
+  servers: READERS,
+  largeTable: true,
+  ratioTarget: 0.5,
+});
+
 export const SPECIAL_EVENTS = {
   workloads: [
     create,
@@ -170,15 +180,7 @@ export const SPECIAL_EVENTS = {
       wrongCredentials: true,
     }),
     get,
-    workload({
-      name: 'list',
-      method: 'GET',
-      path: LIST_PATH,
-      status: 200,
-      servers: READERS,
-      largeTable: true,
-      ratioTarget: 0.5,
-    }),
+    list,
     workload({
       name: 'update',
       method: 'PATCH',

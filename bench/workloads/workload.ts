@@ -43,6 +43,8 @@ export interface RunSetup {
   readonly nextPath?: () => string;
   /** The body of each request. */
   readonly nextBody?: () => string;
+  /** Headers every request carries beside the workload's (an If-None-Match, say). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Every request carries a new Idempotency-Key (what a retrying client sends). */
   readonly idempotencyKeys?: boolean;
   /** Events seeded for this run, kept with it. */
@@ -71,6 +73,8 @@ export interface Workload<Name extends string = string> {
   readonly referenceStatus?: number;
   /** Sent with a wrong password (the same on every request). */
   readonly wrongCredentials?: boolean;
+  /** Sent without an Authorization header (public read: the service runs with PUBLIC_READ=true). */
+  readonly anonymous?: boolean;
   /** Who runs it in the regular runs, in alternation (none: only in an alternation, or on the large table). */
   readonly servers: readonly Role[];
   /** Also on the service with the large table, against a service on an empty one (target: p50, p99 ≤ 1.2×). */

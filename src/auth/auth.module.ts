@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -13,16 +14,29 @@ import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
+import { PublicReadThrottler, WindowCounts } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
 import { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
 
 /**
  * HTTP Basic authentication for every route that is not @Public(), the role each route needs
- * (@RequiresRole()), and the users behind both.
+ * (@RequiresRole()), the users behind both, and the rate limit of the reads that public read
+ * (@PublicRead(), PUBLIC_READ=true) lets in without credentials.
  */
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([User])],
+  imports: [
+    PassportModule,
+    TypeOrmModule.forFeature([User]),
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: ({ publicRead }: AppConfig) => ({
+        throttlers: [{ limit: publicRead.rateLimit, ttl: publicRead.rateWindowMs }],
+        storage: new WindowCounts(),
+        setHeaders: false,
+      }),
+    }),
+  ],
   providers: [
     {
       provide: PasswordHasher,
@@ -57,6 +71,8 @@ import { UsersService } from './users.service.js';
     BasicStrategy,
     AdminBootstrap,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
+    // After the Basic guard, which marks the anonymous reads it lets in: only those are counted.
+    { provide: APP_GUARD, useClass: PublicReadThrottler },
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },
   ],

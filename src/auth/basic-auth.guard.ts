@@ -9,6 +9,9 @@ import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
 import { IS_PUBLIC } from '../common/http/public.decorator.js';
+import { markAnonymousRead, PUBLIC_READ } from '../common/http/public-read.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 
 /** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
 export function unauthorized(): ProblemException {
@@ -36,25 +39,38 @@ function checksBusy(): ProblemException {
  * else, the body included (JsonBodyReader). Adds what @nestjs/passport's AuthGuard leaves out: the
  * WWW-Authenticate challenge (nestjs/passport#24), 429 for a guesser (FailureLimiter), and a
  * fast path for credentials whose verdict is cached. `canActivate` authenticates and sets
- * `request.user`; a check of what that user may do belongs after `authenticate`.
+ * `request.user`; a check of what that user may do belongs after `authenticate`. With public read
+ * on, a request to a @PublicRead() route that sends no Authorization header is let in anonymously
+ * (and marked so: PublicReadThrottler counts it); one that sends credentials is authenticated as
+ * anywhere else, so wrong ones are still a 401.
  */
 @Injectable()
 export class BasicAuthGuard extends AuthGuard('basic') {
   /** Requests waiting for a check, by address and Authorization header: what begin() counted. */
   private readonly checking = new Map<string, number>();
+  private readonly publicRead: boolean;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: FailureLimiter,
     private readonly authMetrics: AuthMetrics,
     private readonly verifier: CredentialsVerifier,
+    @InjectConfig() config: AppConfig,
   ) {
     super();
+    this.publicRead = config.publicRead.enabled;
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
+    if (this.publicRead) {
+      const request = context.switchToHttp().getRequest<Request>();
+      if (request.headers.authorization === undefined && this.reflector.get(PUBLIC_READ, context.getHandler())) {
+        markAnonymousRead(request);
+        return true;
+      }
+    }
     await this.authenticate(context);
     return true;
   }

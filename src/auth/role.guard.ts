@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import type { AuthenticatedUser } from './basic.strategy.js';
 import { IS_PUBLIC } from '../common/http/public.decorator.js';
+import { isAnonymousRead } from '../common/http/public-read.js';
 import { isGeneratedRoute } from '../common/http/routes.js';
 import { REQUIRED_ROLE, type Role, roleAllows } from './roles.js';
 
@@ -13,7 +14,9 @@ const DEFAULT_ROLE: Role = 'editor';
 /**
  * The second global guard (APP_GUARD, registered after BasicAuthGuard, so it runs after it): the
  * caller is authenticated by now, and a role below the operation's @RequiresRole() is a 403.
- * Anonymous callers never get here; they get the Basic guard's 401 and learn nothing.
+ * Anonymous callers never get here; they get the Basic guard's 401 and learn nothing. The one
+ * exception is an anonymous public read (the Basic guard let it in on a @PublicRead() route),
+ * which needs no role.
  */
 @Injectable()
 export class RoleGuard implements CanActivate {
@@ -25,8 +28,10 @@ export class RoleGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const needed = this.roleNeeded(context);
     if (needed === null) return true;
-    const { user } = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
+    const { user } = request;
     if (user && roleAllows(user.role, needed)) return true;
+    if (user === undefined && isAnonymousRead(request)) return true;
     throw new ProblemException(403, `This operation needs the ${needed} role; your role is ${user?.role ?? 'none'}.`);
   }
 

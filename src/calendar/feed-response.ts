@@ -56,12 +56,14 @@ export function ApiFeedResponses(): MethodDecorator {
 /**
  * Answers a feed request: a 304 when If-None-Match names the current tag (decided here: see
  * SpecialEventsController.get), else the feed, written chunk by chunk as the client takes it.
+ * `cacheControl` replaces FEED_CACHE_CONTROL for an anonymous public read.
  */
 export async function sendFeed(
   feeds: CalendarFeedService,
   range: FeedRange,
   ifNoneMatch: string | undefined,
   response: Response,
+  cacheControl: string = FEED_CACHE_CONTROL,
 ): Promise<void> {
   const gone = new AbortController();
   const onClose = (): void => gone.abort();
@@ -73,7 +75,7 @@ export async function sendFeed(
   );
   if (outcome.kind === 'abandoned') return;
   response.setHeader('ETag', outcome.etag);
-  response.setHeader('Cache-Control', FEED_CACHE_CONTROL);
+  response.setHeader('Cache-Control', cacheControl);
   if (outcome.kind === 'not-modified') {
     response.status(304).end();
     return;

@@ -249,4 +249,32 @@ describe('loadConfig', () => {
       expect(configErrorOf({ GENERAL_ADMISSION_PRICE: bad }).variable).toBe('GENERAL_ADMISSION_PRICE');
     }
   });
+
+  it('keeps public read off by default; its cache and rate settings are configurable and checked', () => {
+    expect(loadConfig({}).publicRead).toEqual({
+      enabled: false,
+      maxAgeSeconds: 60,
+      staleWhileRevalidateSeconds: 300,
+      rateLimit: 1000,
+      rateWindowMs: 60_000,
+    });
+    expect(
+      loadConfig({
+        PUBLIC_READ: 'true',
+        PUBLIC_CACHE_MAX_AGE: '0',
+        PUBLIC_CACHE_SWR: '30',
+        PUBLIC_RATE_LIMIT: '5',
+        PUBLIC_RATE_WINDOW_SECONDS: '10',
+      }).publicRead,
+    ).toEqual({ enabled: true, maxAgeSeconds: 0, staleWhileRevalidateSeconds: 30, rateLimit: 5, rateWindowMs: 10_000 });
+    for (const [variable, value] of [
+      ['PUBLIC_READ', 'sometimes'],
+      ['PUBLIC_CACHE_MAX_AGE', '-1'],
+      ['PUBLIC_CACHE_SWR', '86401'],
+      ['PUBLIC_RATE_LIMIT', '0'],
+      ['PUBLIC_RATE_WINDOW_SECONDS', 'minute'],
+    ]) {
+      expect(configErrorOf({ [variable]: value }).variable).toBe(variable);
+    }
+  });
 });

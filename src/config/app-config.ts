@@ -76,6 +76,19 @@ export interface MuseumConfig {
   readonly generalAdmissionPrice: number;
 }
 
+/** Anonymous reads of what a museum shows its visitors (docs/api.md, Public read). */
+export interface PublicReadConfig {
+  /** Anonymous GET of the events, one event, the hours and the calendar; off: every read needs credentials. */
+  readonly enabled: boolean;
+  /** `max-age` of an anonymous answer's Cache-Control. */
+  readonly maxAgeSeconds: number;
+  /** `stale-while-revalidate` of an anonymous answer's Cache-Control. */
+  readonly staleWhileRevalidateSeconds: number;
+  /** Anonymous reads one client address may make within a window before 429. */
+  readonly rateLimit: number;
+  readonly rateWindowMs: number;
+}
+
 export interface AppConfig {
   readonly port: number;
   readonly host: string;
@@ -99,6 +112,7 @@ export interface AppConfig {
   readonly idempotency: IdempotencyConfig;
   readonly webhooks: WebhooksConfig;
   readonly museum: MuseumConfig;
+  readonly publicRead: PublicReadConfig;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -160,6 +174,13 @@ export function loadConfig(env: Env): AppConfig {
     museum: {
       timeZone: timeZone(env, 'MUSEUM_TIME_ZONE', 'UTC'),
       generalAdmissionPrice: price(env, 'GENERAL_ADMISSION_PRICE', 25),
+    },
+    publicRead: {
+      enabled: boolean(env, 'PUBLIC_READ', false),
+      maxAgeSeconds: integer(env, 'PUBLIC_CACHE_MAX_AGE', 60, 0, 86_400),
+      staleWhileRevalidateSeconds: integer(env, 'PUBLIC_CACHE_SWR', 300, 0, 86_400),
+      rateLimit: integer(env, 'PUBLIC_RATE_LIMIT', 1000, 1, 1_000_000),
+      rateWindowMs: integer(env, 'PUBLIC_RATE_WINDOW_SECONDS', 60, 1, 3600) * 1000,
     },
   };
 }

@@ -1,6 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
+import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } from '../common/http/public-read.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { validationProblem } from '../common/problem/problem.js';
 import type { DayHoursDto } from './dto/day-hours.dto.js';
@@ -48,10 +53,18 @@ function exceptionResponse(date: string, exception: DayException): HoursExceptio
 @ApiTags('Museum hours')
 @Controller('museum-hours')
 export class MuseumHoursController {
-  constructor(private readonly hours: MuseumHoursService) {}
+  private readonly publicCache: string;
+
+  constructor(
+    private readonly hours: MuseumHoursService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.publicCache = publicCacheControl(config.publicRead);
+  }
 
   @Get()
   @RequiresRole('viewer')
+  @PublicRead()
   @ApiOperation({
     operationId: 'getMuseumHours',
     summary: 'Get museum hours',
@@ -62,8 +75,21 @@ export class MuseumHoursController {
   })
   @ApiOkResponse({ description: 'Success.', type: MuseumDailyHoursResponse, isArray: true })
   @ApiProblemResponses(400, 401, 429, 431, 503)
-  async list(@Query() query: MuseumHoursQuery): Promise<OpenDay[]> {
-    return this.hours.list(query.startDate, query.page ?? 1, query.limit ?? HOURS_LIMIT.default);
+  async list(
+    @Query() query: MuseumHoursQuery,
+    @AnonymousRead() anonymous: boolean,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const days: OpenDay[] = await this.hours.list(query.startDate, query.page ?? 1, query.limit ?? HOURS_LIMIT.default);
+    if (!anonymous) {
+      response.json(days);
+      return;
+    }
+    // At most 30 short days: their JSON is the cheapest exact validator, and the page is the answer.
+    const body = JSON.stringify(days);
+    const etag = `"h${createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url')}"`;
+    if (!answeredNotModified(request, response, this.publicCache, etag)) response.type('json').send(body);
   }
 
   @Get('weekly')

@@ -1,7 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Application } from 'express';
+import { PUBLIC_READ } from '../common/http/public-read.js';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 
 const DESCRIPTION = `The Museum API for a museum's web team: its special events (create, list, read,
 update and delete them, and tell other systems about every change through the publishNewEvent
@@ -13,8 +16,21 @@ Every request needs HTTP Basic credentials (RFC 7617, UTF-8) unless its operatio
 \`security: []\`; credentials are checked before anything else. Errors are RFC 9457 problem
 details (application/problem+json).`;
 
+export const PUBLIC_READ_DESCRIPTION = `
+
+Public read is on: the operations whose security lists \`{}\` (listSpecialEvents,
+getSpecialEvent, getMuseumHours, getSpecialEventsCalendar) also answer a request without an
+Authorization header, from any origin (\`Access-Control-Allow-Origin: *\`), with the public fields
+only, \`Cache-Control: public\`, a strong ETag (304 for If-None-Match) and a per-address rate limit
+(429 with Retry-After). A request that sends credentials is authenticated as everywhere else.`;
+
+export const PUBLIC_READ_OPERATION =
+  ' Without credentials (public read): the public fields only (no `capacity` on an event), `Cache-Control: ' +
+  'public`, a strong ETag (304 for If-None-Match) and `Vary: Authorization`; 429 past the per-address rate limit.';
+
 /** The OpenAPI 3 document, generated from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const { publicRead } = app.get<AppConfig>(APP_CONFIG);
   const config = new DocumentBuilder()
     .setTitle('Museum Special Events')
     .setDescription(DESCRIPTION)
@@ -55,7 +71,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   // DocumentBuilder.setLicense() insists on one.
   config.info.license = { name: 'Proprietary (UNLICENSED): for the museum and its partners only' };
   const document = SwaggerModule.createDocument(app, config);
-  documentPublicRoutes(document, routesOf(app));
+  const routes = routesOf(app);
+  documentPublicRoutes(document, routes);
+  if (publicRead.enabled) documentPublicReadRoutes(document, routes);
   documentTestCookie(document);
   documentPublishNewEvent(document);
   return document;
@@ -72,6 +90,24 @@ function documentPublicRoutes(document: OpenAPIObject, routes: readonly Route[])
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const operation = document.paths[path]?.[methodName(route.method).toLowerCase() as 'get'];
     if (operation) operation.security = [];
+  }
+}
+
+/**
+ * With public read on, the @PublicRead() operations accept a request without credentials too:
+ * `security: [{}, {basic: []}]` (OpenAPI's "no requirement, or Basic"), and the descriptions say
+ * what such a request gets. With it off nothing here runs, and the document stays as it was.
+ */
+function documentPublicReadRoutes(document: OpenAPIObject, routes: readonly Route[]): void {
+  document.info.description = `${document.info.description ?? ''}${PUBLIC_READ_DESCRIPTION}`;
+  for (const route of routes) {
+    if (Reflect.getMetadata(PUBLIC_READ, route.handler) !== true) continue;
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = document.paths[path]?.[methodName(route.method).toLowerCase() as 'get'];
+    if (!operation) continue;
+    operation.security = [{}, { basic: [] }];
+    operation.description = `${operation.description ?? ''}${PUBLIC_READ_OPERATION}`;
+    operation.responses['304'] ??= { description: 'Not modified: the If-None-Match tag is current. No body.' };
   }
 }
 

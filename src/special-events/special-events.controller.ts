@@ -9,6 +9,7 @@ import {
   Patch,
   Post,
   Query,
+  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
@@ -23,9 +24,12 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
+import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } from '../common/http/public-read.js';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
@@ -34,7 +38,15 @@ import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { EventIdUnchangedGuard } from './event-id-unchanged.guard.js';
-import { etagOf, type ListPage, SpecialEventsService, toResponse } from './special-events.service.js';
+import {
+  etagOf,
+  type ListPage,
+  publicEtagOf,
+  publicListEtagOf,
+  SpecialEventsService,
+  toPublicResponse,
+  toResponse,
+} from './special-events.service.js';
 
 const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
 
@@ -59,10 +71,18 @@ const REPLAYED_HEADER = {
 @ApiTags('Special events')
 @Controller('special-events')
 export class SpecialEventsController {
-  constructor(private readonly events: SpecialEventsService) {}
+  private readonly publicCache: string;
+
+  constructor(
+    private readonly events: SpecialEventsService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.publicCache = publicCacheControl(config.publicRead);
+  }
 
   @Get()
   @RequiresRole('viewer')
+  @PublicRead()
   @ApiOperation({
     operationId: 'listSpecialEvents',
     summary: 'List special events',
@@ -89,12 +109,16 @@ export class SpecialEventsController {
   @ApiProblemResponses(400, 401, 429, 431, 503)
   async list(
     @Query() query: ListSpecialEventsQuery,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<SpecialEventResponse[]> {
+    @AnonymousRead() anonymous: boolean,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
     const page = await this.events.list(query);
     if (page.nextCursor !== undefined)
       response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
-    return page.events.map(toResponse);
+    if (!anonymous) response.json(page.events.map(toResponse));
+    else if (!answeredNotModified(request, response, this.publicCache, publicListEtagOf(page)))
+      response.json(page.events.map(toPublicResponse));
   }
 
   @Post()
@@ -150,6 +174,7 @@ export class SpecialEventsController {
 
   @Get(':eventId')
   @RequiresRole('viewer')
+  @PublicRead()
   @ApiOperation({
     operationId: 'getSpecialEvent',
     summary: 'Get special event',
@@ -171,9 +196,16 @@ export class SpecialEventsController {
   async get(
     @Param() { eventId }: EventIdParams,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @AnonymousRead() anonymous: boolean,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const event = await this.events.get(eventId);
+    if (anonymous) {
+      if (!answeredNotModified(request, response, this.publicCache, publicEtagOf(event)))
+        response.json(toPublicResponse(event));
+      return;
+    }
     const etag = etagOf(event);
     response.setHeader('ETag', etag);
     // Decided here rather than by Express (req.fresh), which ignores If-None-Match when the

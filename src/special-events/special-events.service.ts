@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { ifMatchSatisfied } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
@@ -68,6 +68,15 @@ export function toResponse(event: SpecialEvent): SpecialEventResponse {
   return response;
 }
 
+/**
+ * What a caller without credentials sees (public read): the event without its capacity, which
+ * with ticketsAvailable would tell anyone the tickets sold.
+ */
+export function toPublicResponse(event: SpecialEvent): SpecialEventResponse {
+  const { capacity: _capacity, ...visible } = toResponse(event);
+  return visible;
+}
+
 /** What is left of an event's capacity (never below 0), or undefined without a capacity. */
 export function ticketsAvailable(event: SpecialEvent): number | undefined {
   return event.capacity === null ? undefined : Math.max(0, event.capacity - event.ticketsSold);
@@ -81,6 +90,22 @@ export function ticketsAvailable(event: SpecialEvent): number | undefined {
 export function etagOf(event: SpecialEvent): string {
   const version = event.version.toString(36);
   return event.capacity === null ? `"${version}"` : `"${version}-${event.ticketsSold.toString(36)}"`;
+}
+
+/** The strong ETag of the public representation: the stored one's, marked, as the bytes differ. */
+export function publicEtagOf(event: SpecialEvent): string {
+  return `"p${etagOf(event).slice(1)}`;
+}
+
+/**
+ * The strong ETag of a list page's public representation, from what decides its bytes (each
+ * event's id, version and tickets sold, in order, and the next page's cursor) rather than from
+ * the bytes: a 304 then renders nothing.
+ */
+export function publicListEtagOf(page: ListPage): string {
+  const hash = createHash('sha256').update(page.nextCursor ?? '');
+  for (const event of page.events) hash.update(`\n${event.eventId} ${event.version} ${event.ticketsSold}`);
+  return `"l${hash.digest().subarray(0, 16).toString('base64url')}"`;
 }
 
 /**

@@ -1,0 +1,98 @@
+// The museum's "what's on", read from its public API (no credentials: the API must run with
+// PUBLIC_READ=true). Plain JavaScript, no build step; every value from the API is set as text,
+// never as HTML.
+'use strict';
+
+(function () {
+  const EVENTS_SHOWN = 50;
+  const DAYS_SHOWN = 7;
+
+  /** The API's address: ?api=… on this page's URL, else config.js, without a trailing slash. */
+  function apiBase() {
+    const fromQuery = new URLSearchParams(window.location.search).get('api');
+    return (fromQuery || window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
+  }
+
+  /** Today as YYYY-MM-DD in the visitor's time zone. */
+  function today() {
+    const now = new Date();
+    const pad = (value) => String(value).padStart(2, '0');
+    return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  }
+
+  /** A GET of the public API: no credentials of any kind, and a clear message on failure. */
+  async function read(path) {
+    const response = await fetch(apiBase() + path, { credentials: 'omit', headers: { Accept: 'application/json' } });
+    if (response.status === 429) {
+      const wait = response.headers.get('Retry-After');
+      throw new Error(`The museum's site is busy; please try again${wait ? ` in ${wait} seconds` : ''}.`);
+    }
+    if (!response.ok) throw new Error(`The museum's site answered ${response.status}.`);
+    return response.json();
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function formatDate(isoDate) {
+    const date = new Date(`${isoDate}T12:00:00`);
+    if (Number.isNaN(date.getTime())) return isoDate;
+    return date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' });
+  }
+
+  /** What a visitor needs to know about the seats: how many are left, if the event counts them. */
+  function seatsText(event) {
+    if (event.ticketsAvailable === undefined) return 'No booking limit';
+    if (event.ticketsAvailable === 0) return 'Sold out';
+    return event.ticketsAvailable === 1 ? '1 seat left' : `${event.ticketsAvailable} seats left`;
+  }
+
+  function showEvents(events) {
+    const list = document.getElementById('events');
+    const status = document.getElementById('events-status');
+    list.replaceChildren();
+    status.textContent = events.length === 0 ? 'No special events are planned at the moment.' : '';
+    for (const event of events) {
+      const item = element('li');
+      item.dataset.eventId = event.eventId;
+      item.append(element('span', 'name', event.name));
+      item.append(element('span', 'dates', event.dates.map(formatDate).join(' · ')));
+      item.append(element('div', 'location', event.location));
+      item.append(element('p', 'description', event.eventDescription));
+      const seats = element('span', 'seats', seatsText(event));
+      if (event.ticketsAvailable === 0) seats.classList.add('sold-out');
+      item.append(seats);
+      list.append(item);
+    }
+  }
+
+  function showHours(days) {
+    const list = document.getElementById('hours');
+    const status = document.getElementById('hours-status');
+    list.replaceChildren();
+    status.textContent = days.length === 0 ? 'The museum has no opening hours planned yet.' : '';
+    for (const day of days) {
+      const item = element('li');
+      item.dataset.date = day.date;
+      item.append(element('span', 'day', formatDate(day.date)));
+      item.append(element('span', 'time', `${day.timeOpen}–${day.timeClose}`));
+      list.append(item);
+    }
+  }
+
+  function showError(statusId, error) {
+    document.getElementById(statusId).textContent = error.message;
+  }
+
+  const from = today();
+  read(`/special-events?startDate=${from}&limit=${EVENTS_SHOWN}`).then(showEvents, (error) =>
+    showError('events-status', error),
+  );
+  read(`/museum-hours?startDate=${from}&limit=${DAYS_SHOWN}`).then(showHours, (error) =>
+    showError('hours-status', error),
+  );
+})();
