@@ -216,6 +216,35 @@ describe('tickets: reads, QR codes and check-ins', () => {
     expect(expectProblem(await checkInCode(t, active.confirmationCode), 409, '/check-ins').detail).toBe(refused.detail);
   });
 
+  it("the tickets' cancellation is in the delete's transaction: when it fails, the event is not deleted either", async () => {
+    const event = validEvent({ dates: [TODAY] });
+    const eventId = event.eventId as string;
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    const ticket = await seedTicket(t, { ticketDate: TODAY, eventId });
+    // A trigger refuses any change to this event's tickets, so the cancellation's UPDATE fails.
+    const dataSource = t.app.get(DataSource);
+    const mysql = dataSource.options.type === 'mysql';
+    await dataSource.query(
+      mysql
+        ? `CREATE TRIGGER refuse_cancel BEFORE UPDATE ON tickets FOR EACH ROW BEGIN IF NEW.event_id = '${eventId}' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'; END IF; END`
+        : `CREATE TRIGGER refuse_cancel BEFORE UPDATE ON tickets WHEN NEW.event_id = '${eventId}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    let refused: request.Response;
+    try {
+      refused = await request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH);
+    } finally {
+      await dataSource.query('DROP TRIGGER refuse_cancel');
+    }
+    expect(refused.status).toBeGreaterThanOrEqual(500);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    // Rolled back whole: the event is still there and its ticket still active.
+    expectStatus(await request(t.baseUrl).get(`/special-events/${eventId}`).set('Authorization', AUTH), 200);
+    expect((await get(t, `/tickets/${ticket.ticketId}`)).body).toMatchObject({ status: 'active', cancelledAt: null });
+    // Without the trigger the same delete goes through, cancelling the ticket.
+    expectStatus(await request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH), 204);
+    expect((await get(t, `/tickets/${ticket.ticketId}`)).body).toMatchObject({ status: 'cancelled' });
+  });
+
   it('a second delete of the event (404) cancels nothing again: the cancellation runs only with a delete that took effect', async () => {
     const event = validEvent({ dates: [TODAY] });
     const eventId = event.eventId as string;
