@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
+import { AddressPolicy } from '../src/webhooks/address-policy.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
 import { type ReceivedDelivery, WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -349,28 +352,69 @@ describe('webhooks', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   }, 15_000);
 
-  it('checks the address actually connected to: a stored URL whose name resolves to loopback is never contacted', async () => {
-    // As if the name had resolved to a public address when it was subscribed and moved since.
-    const webhookId = randomUUID();
-    const port = new URL(receiverUrl).port;
-    await t.app
-      .get(DataSource)
-      .query(
-        'INSERT INTO webhook_subscriptions (webhook_id, url, secret, created_at, enabled) VALUES (?, ?, ?, ?, 1)',
-        [webhookId, `https://localhost:${port}/rebound`, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', Date.now()],
-      );
-    await createEvent(t);
-    const deadline = Date.now() + 10_000;
-    let health: Record<string, unknown> | undefined;
-    while (Date.now() < deadline) {
-      health = (await listWebhooks(t)).find((webhook) => webhook.webhookId === webhookId);
-      if (health?.lastFailureReason) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  describe('a name that resolves to a public address when subscribed and to loopback at delivery', () => {
+    // Where the name points: a resolver of the test's own stands in for DNS.
+    let answer = '93.184.216.34';
+    const resolver = ((
+      _hostname: string,
+      options: { all?: boolean } | number,
+      callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
+      if (typeof options === 'object' && options.all) callback(null, [{ address: answer, family: 4 }]);
+      else callback(null, answer, 4);
+    }) as unknown as typeof dnsLookup;
+    // A TLS port that hangs up on whatever it is sent, and counts the connections made to it.
+    const connections: Socket[] = [];
+    const listener = createServer((socket) => {
+      connections.push(socket);
+      socket.on('error', () => undefined);
+      socket.on('data', () => socket.destroy());
+    });
+    let url = '';
+
+    beforeAll(async () => {
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      url = `https://rebound.museum.test:${(listener.address() as AddressInfo).port}/hook`;
+    });
+    afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+    beforeEach(() => {
+      answer = '93.184.216.34';
+      connections.length = 0;
+      t.app.get(AddressPolicy).dnsLookup = resolver;
+    });
+    afterEach(() => {
+      t.app.get(AddressPolicy).dnsLookup = dnsLookup;
+    });
+
+    async function refusalAtDelivery(): Promise<unknown> {
+      const { webhookId } = await subscribe(t, url);
+      answer = '127.0.0.1';
+      await createEvent(t);
+      let health: Record<string, unknown> | undefined;
+      while (!health?.lastFailureReason) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        health = (await listWebhooks(t)).find((webhook) => webhook.webhookId === webhookId);
+      }
+      const metrics = await request(t.baseUrl).get('/metrics');
+      expect(metrics.text).toMatch(/^webhook_deliveries_total\{outcome="refused"\} [1-9]/m);
+      return health.lastFailureReason;
     }
-    expect(health?.lastFailureReason).toMatch(/^localhost resolves to (127\.0\.0\.1|::1) is a loopback/);
-    expect(receiver.received).toEqual([]);
-    const metrics = await request(t.baseUrl).get('/metrics');
-    expect(metrics.text).toMatch(/^webhook_deliveries_total\{outcome="refused"\} [1-9]/m);
+
+    it('is refused after DNS, before any connection', async () => {
+      expect(await refusalAtDelivery()).toMatch(
+        /^rebound\.museum\.test resolves to 127\.0\.0\.1 is a loopback, private, link-local or otherwise internal address$/,
+      );
+      expect(connections).toEqual([]);
+    });
+
+    it('is refused on connect by the address actually connected to, whatever the lookup let through', async () => {
+      // A lookup that checks nothing, as if a name had moved between the check and the connection.
+      vi.spyOn(t.app.get(AddressPolicy), 'lookupFor').mockReturnValue(resolver);
+      expect(await refusalAtDelivery()).toBe(
+        '127.0.0.1 is a loopback, private, link-local or otherwise internal address',
+      );
+      expect(connections.length).toBeGreaterThan(0);
+    });
   });
 
   it('/metrics: deliveries by outcome, the pending count and the oldest pending age', async () => {
