@@ -28,8 +28,6 @@ import {
 import { freezeClock } from './helpers/clock.js';
 import { useTestDatabase } from './helpers/test-database.js';
 
-/* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
-
 /**
  * HTTP Basic authentication (docs/api.md, "Authentication"), end to end over TCP on the app built
  * exactly as main.ts builds it. Database-agnostic: state is observed through HTTP and the

@@ -12,8 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Body, expectStatus } from './helpers/problem-assertions.js';
 import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * Browser clients (issue 6, item 3): a page served from another origin calls the API with fetch
  * and Basic credentials in Debian's Chromium, driven by playwright-core. CORS_ORIGINS lets one

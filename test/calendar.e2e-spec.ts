@@ -12,8 +12,6 @@ import { expectProblem, expectStatus, expectUnauthorized, type Body } from './he
 import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
 import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * The calendar feed (docs/api.md, Calendar feed): GET /special-events.ics with Basic credentials,
  * GET /calendar/{token}.ics with a feed token, and the tokens' own routes. The feed is parsed by
@@ -343,7 +341,9 @@ describe('GET /special-events.ics', () => {
 
   it('is open to viewers and editors', async () => {
     for (const authorization of [VIEWER_AUTH, EDITOR_AUTH])
-      parseFeed(await get(`${FEED}?startDate=2096-01-01`, { Authorization: authorization }));
+      expect(parseFeed(await get(`${FEED}?startDate=2096-01-01`, { Authorization: authorization })).calendar.name).toBe(
+        'vcalendar',
+      );
   });
 
   it('does not collide with /special-events/{eventId}: each path keeps its own answers', async () => {

@@ -17,8 +17,6 @@ import {
 import { parseRaw, rawExchange, type RawResponse } from './helpers/raw-http.js';
 import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
-
 /**
  * RFC 9457 problem details for every error (docs/api.md, "Errors"), end to end over TCP on the
  * app built exactly as main.ts builds it. Database-agnostic. One app open at a time: the

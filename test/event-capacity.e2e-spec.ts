@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config/app-config.js';
 import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
 import type { SqlStatement } from '../src/database/sql-statements.js';
+import { EventSeats } from '../src/special-events/event-seats.js';
 import type { SpecialEvent } from '../src/special-events/special-event.entity.js';
+import { SpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { SpecialEventsService, type TicketReservation } from '../src/special-events/special-events.service.js';
 import { type Body, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
@@ -243,6 +245,74 @@ describe('lowering the capacity', () => {
         : { status: 409, capacity: 100, ticketsAvailable: 20, reserved: 80 },
     );
   }, 60_000);
+});
+
+/**
+ * Holds the first write of the next PATCH until `sales` seats were taken: the PATCH read the event
+ * before those sales and writes after them, the race its conditional UPDATE must decide.
+ */
+function salesBetweenReadAndWrite(eventId: string, sales: number): () => Promise<TicketReservation[]> {
+  const store = t.app.get(SpecialEventsStore);
+  const update = store.update.bind(store);
+  let made: Promise<TicketReservation[]> | undefined;
+  vi.spyOn(store, 'update').mockImplementation(async (event, version) => {
+    made ??= Promise.all(Array.from({ length: sales }, () => reserve(eventId)));
+    await made;
+    return update(event, version);
+  });
+  return async () => (made === undefined ? [] : made);
+}
+
+describe('lowering the capacity while seats are taken between its read and its write', () => {
+  it('to above the seats then sold: 200, with the seats sold since counted in ticketsAvailable', async () => {
+    const id = (await create({ capacity: 100 })).eventId as string;
+    for (let i = 0; i < 10; i++) await expect(reserve(id)).resolves.toMatchObject({ outcome: 'reserved' });
+    const sales = salesBetweenReadAndWrite(id, 20);
+    const res = await patch(id, { capacity: 40 });
+    expect((await sales()).map(({ outcome }) => outcome)).toEqual(Array.from({ length: 20 }, () => 'reserved'));
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({ capacity: 40, ticketsAvailable: 10 });
+    expect((await get(id)).body).toEqual(res.body);
+    vi.restoreAllMocks();
+    const more = await Promise.all(Array.from({ length: 15 }, () => reserve(id)));
+    expect(more.filter(({ outcome }) => outcome === 'reserved')).toHaveLength(10);
+    expect(await seats(id)).toHaveLength(40);
+  });
+
+  it('to below the seats then sold: 409, and the capacity stays', async () => {
+    const id = (await create({ capacity: 100 })).eventId as string;
+    for (let i = 0; i < 30; i++) await expect(reserve(id)).resolves.toMatchObject({ outcome: 'reserved' });
+    const sales = salesBetweenReadAndWrite(id, 20);
+    const res = await patch(id, { capacity: 40 });
+    expect((await sales()).map(({ outcome }) => outcome)).toEqual(Array.from({ length: 20 }, () => 'reserved'));
+    expect(expectProblem(res, 409, `/special-events/${id}`).detail).toMatch(/capacity 40 .*50 tickets already sold/);
+    expect((await get(id)).body).toMatchObject({ capacity: 100, ticketsAvailable: 50 });
+    expect(await seats(id)).toHaveLength(50);
+  });
+});
+
+describe('a purchase and an unrelated PATCH of the same event', () => {
+  it('a price change between the purchase reading the event and taking its seat: the purchase tries again and sells', async () => {
+    const id = (await create({ capacity: 10, price: 20 })).eventId as string;
+    const seatsOf = t.app.get(EventSeats);
+    const take = seatsOf.take.bind(seatsOf);
+    const taken = vi.spyOn(seatsOf, 'take').mockImplementationOnce(async (event, date, joined) => {
+      expectStatus(await patch(id, { price: 30 }), 200);
+      return take(event, date, joined);
+    });
+    const bought = await request(t.baseUrl)
+      .post('/tickets')
+      .set('Authorization', AUTH)
+      .send({ ticketType: 'event', eventId: id, ticketDate: DATE });
+    expectStatus(bought, 201);
+    // The first seat was refused (the version moved), the second taken at the new price.
+    expect(taken).toHaveBeenCalledTimes(2);
+    const ticket = await request(t.baseUrl)
+      .get(`/tickets/${(bought.body as Body).ticketId as string}`)
+      .set('Authorization', AUTH);
+    expect(ticket.body).toMatchObject({ price: 30, status: 'active' });
+    expect((await get(id)).body).toMatchObject({ price: 30, capacity: 10, ticketsAvailable: 9 });
+  });
 });
 
 describe('the ETag of an event with a capacity', () => {

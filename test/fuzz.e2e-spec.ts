@@ -9,7 +9,6 @@ import type { StoredEvent } from './helpers/create-load.js';
 import { CHALLENGE, LEAK, PROBLEM_KEYS, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- the tests assert inside the fast-check properties */
 /* oxlint-disable vitest/no-conditional-expect -- the oracle and the model decide, per generated request, which expectations apply */
 /* oxlint-disable no-console -- the seed is printed once, so that a failing run can be replayed */
 

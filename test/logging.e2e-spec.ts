@@ -9,8 +9,6 @@ import { SpecialEventsService } from '../src/special-events/special-events.servi
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * The service's logs: one JSON line per request (request id, method, route pattern, status,
  * latency, user), the request id taken from a valid X-Request-Id or generated, returned on every

@@ -12,8 +12,6 @@ import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helper
 import { TEST_DATABASE } from './helpers/test-database.js';
 import { UsersService } from '../src/auth/users.service.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * GET /metrics (Prometheus text format): counters that move by exactly the requests made, labelled
  * by route pattern, authentication failures, database state, process metrics; no credentials

@@ -10,8 +10,6 @@ import { expectProblem, expectStatus, expectUnauthorized, type Body } from './he
 import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
 import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * Museum hours (docs/api.md, Museum hours): getMuseumHours as the Museum API has it, the week and
  * date exceptions that set it, capacities and ticketsAvailable, and admitGeneral, the sale other

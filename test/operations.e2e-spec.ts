@@ -3,8 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Body, expectProblem, expectStatus } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * The operations endpoints (docs/api.md, "Operations endpoints"): health, the OpenAPI document and
  * the API reference, none behind authentication. The document is checked against the contract,

@@ -11,8 +11,6 @@ import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './h
 import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 import { seedTicket } from './helpers/tickets.js';
 
-/* oxlint-disable vitest/expect-expect -- the route cases assert through the expect* helpers */
-
 /**
  * Roles (issues 19 and 28): a viewer lists and reads, box office also sells tickets and checks
  * them in (but changes no event), an editor does everything on special events, an admin also

@@ -25,8 +25,6 @@ import {
   type TestApp,
 } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
-
 /**
  * Security (issue 5, item 5), end to end over TCP on the app built exactly as main.ts builds it,
  * on SQLite and MySQL: one 401 for every credential failure, the same in body, headers and time

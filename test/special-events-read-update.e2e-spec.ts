@@ -5,8 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 
-/* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers */
-
 /**
  * End-to-end tests of list, get and update (issue 16) over HTTP, on the app built exactly as
  * main.ts builds it, on SQLite and MySQL alike. Each test works in dates of its own year, so the

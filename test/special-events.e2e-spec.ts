@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
+import { SqliteGroupCommit } from '../src/database/sqlite-group-commit.js';
 import { SpecialEvent } from '../src/special-events/special-event.entity.js';
+import { MysqlSpecialEventsStore, RepositorySpecialEventsStore } from '../src/special-events/special-events.store.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus } from './helpers/problem-assertions.js';
+import { sendTogether as sendAllTogether } from './helpers/raw-http.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
-
-/* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers below */
 
 /**
  * End-to-end tests of POST /special-events and DELETE /special-events/{eventId} (docs/api.md),
@@ -67,6 +68,56 @@ function postRaw(text: string, contentType: string | null = 'application/json'):
 function del(eventId: string, cookie?: string): request.Test {
   const req = request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH);
   return cookie === undefined ? req : req.set('Cookie', cookie);
+}
+
+/** `sendTogether` of raw-http.ts, the answers read back as supertest's. */
+async function sendTogether(requests: readonly { method: 'POST' | 'DELETE'; eventId: string; body?: Body }[]) {
+  const answers = await sendAllTogether(
+    t,
+    requests.map(({ method, eventId, body }) => ({
+      method,
+      path: method === 'POST' ? '/special-events' : `/special-events/${eventId}`,
+      authorization: AUTH,
+      body,
+    })),
+  );
+  return answers.map(
+    ({ status, headers, body, json }) => ({ status, headers, text: body, body: json ?? {} }) as Response,
+  );
+}
+
+/**
+ * Records the batches the writes form: the group commit's transactions on SQLite; on MySQL the
+ * store's batches, its multi-row INSERTs (events per statement) and its `DELETE … IN`s (whether
+ * each committed or fell back to row-by-row deletes).
+ */
+function recordBatches() {
+  const mysql = t.app.get(DataSource).options.type === 'mysql';
+  const sizes = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map(([batch]) => (batch as unknown[]).length);
+  if (!mysql) {
+    const runBatch = vi.spyOn(
+      SqliteGroupCommit.prototype as unknown as { runBatch(b: unknown[]): unknown },
+      'runBatch',
+    );
+    return { mysql, batches: () => sizes(runBatch), inserts: () => [], deletesIn: async () => [] };
+  }
+  type Batching = Record<'insertBatch' | 'deleteBatch' | 'insertAll' | 'deleteAllOrNone', (b: unknown[]) => unknown>;
+  const insertBatch = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'insertBatch');
+  const deleteBatch = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'deleteBatch');
+  const insertAll = vi.spyOn(RepositorySpecialEventsStore.prototype as unknown as Batching, 'insertAll');
+  const deleteAllOrNone = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'deleteAllOrNone');
+  return {
+    mysql,
+    batches: () => [...sizes(insertBatch), ...sizes(deleteBatch)],
+    inserts: () => sizes(insertAll),
+    deletesIn: async () =>
+      Promise.all(
+        deleteAllOrNone.mock.calls.map(async ([ids], i) => ({
+          ids: (ids as unknown[]).length,
+          committed: (await deleteAllOrNone.mock.results[i].value) as boolean,
+        })),
+      ),
+  };
 }
 
 /** A 201 whose headers and body are exactly the event as sent (eventId lowercased). */
@@ -269,7 +320,12 @@ describe('POST /special-events: duplicate eventId', () => {
       validEvent({ eventId: twiceId, name: 'Twice B' }),
     ];
     const sent = [...fresh.slice(0, 10), again, ...twice, ...fresh.slice(10)];
-    const responses = await Promise.all(sent.map((event) => post(event)));
+    const recorded = recordBatches();
+    const responses = await sendTogether(sent.map((body) => ({ method: 'POST', eventId: '', body })));
+
+    // One batch of all of them; on MySQL its multi-row INSERT is refused and each is inserted alone.
+    expect(recorded.batches()).toEqual([sent.length]);
+    expect(recorded.inserts()).toEqual(recorded.mysql ? [sent.length, ...sent.map(() => 1)] : []);
 
     responses.forEach((res, i) => {
       if (sent[i] === again) expectProblem(res, 409, '/special-events');
@@ -289,6 +345,24 @@ describe('POST /special-events: duplicate eventId', () => {
     for (const event of fresh) {
       expect(await repository.findOneByOrFail({ eventId: event.eventId as string })).toMatchObject({
         name: event.name,
+      });
+    }
+  });
+  it('concurrent creates of new events that share a commit are stored together, one multi-row INSERT on MySQL', async () => {
+    const sent = Array.from({ length: 16 }, (_, i) =>
+      validEvent({ name: `Together ${i}`, dates: i % 2 ? [] : ['2026-01-0' + String((i % 9) + 1)] }),
+    );
+    const recorded = recordBatches();
+    const responses = await sendTogether(sent.map((body) => ({ method: 'POST', eventId: '', body })));
+
+    expect(recorded.batches()).toEqual([sent.length]);
+    expect(recorded.inserts()).toEqual(recorded.mysql ? [sent.length] : []);
+    responses.forEach((res, i) => expectCreated(res, sent[i]));
+    const repository = t.app.get(DataSource).getRepository(SpecialEvent);
+    for (const event of sent) {
+      expect(await repository.findOneByOrFail({ eventId: event.eventId as string })).toMatchObject({
+        name: event.name,
+        dates: event.dates,
       });
     }
   });
@@ -709,7 +783,12 @@ describe('DELETE /special-events/{eventId}', () => {
     const twiceId = existing[0].eventId as string;
     const missing: string[] = [randomUUID(), randomUUID()];
     const ids = [...existing.map((event) => event.eventId as string), ...missing, twiceId];
-    const responses = await Promise.all(ids.map((id) => del(id)));
+    const recorded = recordBatches();
+    const responses = await sendTogether(ids.map((eventId) => ({ method: 'DELETE', eventId })));
+
+    // One batch of all of them; on MySQL the id twice sends it row by row at once.
+    expect(recorded.batches()).toEqual([ids.length]);
+    expect(await recorded.deletesIn()).toEqual([]);
 
     const statuses = responses.map((res) => res.status);
     const once = ids.flatMap((id, i) => (id === twiceId ? [] : [[id, statuses[i]]]));
@@ -722,6 +801,35 @@ describe('DELETE /special-events/{eventId}', () => {
     for (const event of existing)
       await expect(repository.existsBy({ eventId: event.eventId as string })).resolves.toBe(false);
     await expect(repository.existsBy({ eventId: kept.eventId as string })).resolves.toBe(true);
+  });
+
+  it('concurrent deletes that share a commit: one DELETE … IN on MySQL, rolled back and done row by row when one is missing', async () => {
+    const existing = Array.from({ length: 12 }, (_, i) => validEvent({ name: `To delete ${i}` }));
+    for (const event of existing) expectCreated(await post(event), event);
+    const first = existing.slice(0, 6).map((event) => event.eventId as string);
+    const missing = randomUUID();
+    const mixed = [...first.slice(0, 3), missing, ...first.slice(3)];
+    const second = existing.slice(6).map((event) => event.eventId as string);
+    const recorded = recordBatches();
+
+    const mixedResponses = await sendTogether(mixed.map((eventId) => ({ method: 'DELETE', eventId })));
+    expect(mixedResponses.map((res) => res.status)).toEqual(mixed.map((id) => (id === missing ? 404 : 204)));
+    expectProblem(mixedResponses[3], 404, `/special-events/${missing}`);
+    const secondResponses = await sendTogether(second.map((eventId) => ({ method: 'DELETE', eventId })));
+    expect(secondResponses.map((res) => res.status)).toEqual(second.map(() => 204));
+
+    expect(recorded.batches()).toEqual([mixed.length, second.length]);
+    expect(await recorded.deletesIn()).toEqual(
+      recorded.mysql
+        ? [
+            { ids: mixed.length, committed: false },
+            { ids: second.length, committed: true },
+          ]
+        : [],
+    );
+    const repository = t.app.get(DataSource).getRepository(SpecialEvent);
+    for (const event of existing)
+      await expect(repository.existsBy({ eventId: event.eventId as string })).resolves.toBe(false);
   });
 
   it('answers 204 with an empty body, then 404 once deleted', async () => {

@@ -5,8 +5,6 @@ import { CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './he
 import { AUTH, useTestApp } from './helpers/test-app.js';
 import { ExhibitsModule } from './throwaway-module/exhibits.module.js';
 
-/* oxlint-disable vitest/expect-expect -- many tests assert through the expect* helpers */
-
 /**
  * "Adding a module" (docs/extending.md), done as a newcomer would: a folder of its own
  * (test/throwaway-module/: module, controller, DTO) and one import, the module added to the

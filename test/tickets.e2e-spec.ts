@@ -3,7 +3,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
+import { TicketsService } from '../src/tickets/tickets.service.js';
 import { expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
+import { countOverlap, sendTogether } from './helpers/raw-http.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
 import { decodeQr, seedTicket } from './helpers/tickets.js';
 
@@ -159,12 +161,24 @@ describe('tickets: reads, QR codes and check-ins', () => {
   });
 
   it('two scanners at once: of 20 concurrent check-ins of one ticket, by id and by code, exactly one is 200', async () => {
+    // The door's credentials cached first, as after any earlier request: the overlap below must not
+    // depend on the requests waiting together for a password hash.
+    expectStatus(await checkIn(t, (await seedTicket(t, { ticketDate: TODAY })).ticketId), 200);
     const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? checkIn(t, ticketId) : checkInCode(t, confirmationCode))),
+    const overlap = countOverlap(TicketsService.prototype, ['checkIn', 'checkInByCode']);
+    const answers = await sendTogether(
+      t,
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? { method: 'POST', path: `/tickets/${ticketId}/check-in`, authorization: DOOR_AUTH }
+          : { method: 'POST', path: '/check-ins', authorization: DOOR_AUTH, body: { code: confirmationCode } },
+      ),
     );
+    // All 20 were inside the service at once: none had answered when the last one began.
+    expect(overlap()).toBe(20);
     expect(answers.filter(({ status }) => status === 200)).toHaveLength(1);
     expect(answers.filter(({ status }) => status === 409)).toHaveLength(19);
+    expect((await get(t, `/tickets/${ticketId}`)).body).toMatchObject({ status: 'checked-in' });
   });
 
   it("deleting an event cancels its tickets in the delete's transaction: 204, the tickets stay, cancelled, and check-in refuses them", async () => {
@@ -200,6 +214,35 @@ describe('tickets: reads, QR codes and check-ins', () => {
       detail: `This ticket was cancelled on ${cancelledAt} because its event was deleted.`,
     });
     expect(expectProblem(await checkInCode(t, active.confirmationCode), 409, '/check-ins').detail).toBe(refused.detail);
+  });
+
+  it("the tickets' cancellation is in the delete's transaction: when it fails, the event is not deleted either", async () => {
+    const event = validEvent({ dates: [TODAY] });
+    const eventId = event.eventId as string;
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    const ticket = await seedTicket(t, { ticketDate: TODAY, eventId });
+    // A trigger refuses any change to this event's tickets, so the cancellation's UPDATE fails.
+    const dataSource = t.app.get(DataSource);
+    const mysql = dataSource.options.type === 'mysql';
+    await dataSource.query(
+      mysql
+        ? `CREATE TRIGGER refuse_cancel BEFORE UPDATE ON tickets FOR EACH ROW BEGIN IF NEW.event_id = '${eventId}' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by the test'; END IF; END`
+        : `CREATE TRIGGER refuse_cancel BEFORE UPDATE ON tickets WHEN NEW.event_id = '${eventId}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    let refused: request.Response;
+    try {
+      refused = await request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH);
+    } finally {
+      await dataSource.query('DROP TRIGGER refuse_cancel');
+    }
+    expect(refused.status).toBeGreaterThanOrEqual(500);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    // Rolled back whole: the event is still there and its ticket still active.
+    expectStatus(await request(t.baseUrl).get(`/special-events/${eventId}`).set('Authorization', AUTH), 200);
+    expect((await get(t, `/tickets/${ticket.ticketId}`)).body).toMatchObject({ status: 'active', cancelledAt: null });
+    // Without the trigger the same delete goes through, cancelling the ticket.
+    expectStatus(await request(t.baseUrl).delete(`/special-events/${eventId}`).set('Authorization', AUTH), 204);
+    expect((await get(t, `/tickets/${ticket.ticketId}`)).body).toMatchObject({ status: 'cancelled' });
   });
 
   it('a second delete of the event (404) cancels nothing again: the cancellation runs only with a delete that took effect', async () => {

@@ -8,8 +8,6 @@ import { expectStatus, expectUnauthorized, validEvent } from './helpers/problem-
 import { basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
 import { runUsersCli, type CliResult } from './helpers/users-cli.js';
 
-/* oxlint-disable vitest/expect-expect -- tests assert through expectResult and the expect* helpers */
-
 /**
  * The users CLI as the README runs it (`npm run -s users -- ...`, the password on standard
  * input), on a temporary SQLite file; then the CLI and the service (built exactly as main.ts

@@ -43,10 +43,10 @@ function literalAddress(url: URL): string | undefined {
 
 export type Resolve = (hostname: string) => Promise<readonly string[]>;
 
-/** Every address the system resolver gives for `hostname` (what a connection would use). */
-export const systemResolve: Resolve = (hostname) =>
+/** Every address `lookup` (the system resolver's) gives for `hostname` (what a connection would use). */
+export const systemResolve = (hostname: string, lookup: typeof dnsLookup = dnsLookup): Promise<readonly string[]> =>
   new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+    lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) reject(error);
       else resolve(addresses.map(({ address }) => address));
     });
@@ -63,10 +63,12 @@ export class RefusedAddressError extends Error {
  */
 export class AddressPolicy {
   private readonly allowed: ReadonlySet<string>;
+  /** The DNS lookup of the checks and of every delivery's connection: a test may put its own here. */
+  dnsLookup: typeof dnsLookup = dnsLookup;
 
   constructor(
     allowedHosts: readonly string[],
-    private readonly resolve: Resolve = systemResolve,
+    private readonly resolve: Resolve = (hostname) => systemResolve(hostname, this.dnsLookup),
   ) {
     this.allowed = new Set(allowedHosts);
   }
@@ -112,7 +114,8 @@ export class AddressPolicy {
    */
   lookupFor(url: URL): typeof dnsLookup | undefined {
     if (this.isAllowedHost(url)) return undefined;
-    return guardedLookup;
+    return ((hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback) =>
+      guardedLookup(this.dnsLookup, hostname, options, callback)) as unknown as typeof dnsLookup;
   }
 
   /** Why a connection to a literal address in `url` is refused, or null (names go through lookupFor). */
@@ -125,14 +128,15 @@ export class AddressPolicy {
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup, failing with RefusedAddressError when any address of the name is internal. */
-const guardedLookup = ((
+/** `lookup`, failing with RefusedAddressError when any address of the name is internal. */
+const guardedLookup = (
+  lookup: typeof dnsLookup,
   hostname: string,
   options: LookupOneOptions | LookupAllOptions | number,
   callback: LookupCallback,
 ): void => {
   const wanted = typeof options === 'number' ? { family: options } : options;
-  dnsLookup(hostname, { ...wanted, all: true }, (error, addresses) => {
+  lookup(hostname, { ...wanted, all: true }, (error, addresses) => {
     if (error) {
       callback(error, []);
       return;
@@ -149,4 +153,4 @@ const guardedLookup = ((
       callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), []);
     else callback(null, addresses[0].address, addresses[0].family);
   });
-}) as unknown as typeof dnsLookup;
+};
