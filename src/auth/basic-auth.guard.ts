@@ -1,7 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from './auth.metrics.js';
 import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.strategy.js';
@@ -9,6 +9,7 @@ import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
 import { IS_PUBLIC } from '../common/http/public.decorator.js';
+import { applyCachePolicy, CACHE_POLICY, DEFAULT_PRIVATE_CACHE_CONTROL } from '../common/http/cache-policy.js';
 
 /** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
 export function unauthorized(): ProblemException {
@@ -35,7 +36,8 @@ function checksBusy(): ProblemException {
  * Nest runs global guards before a handler's own, so credentials are checked before anything
  * else, the body included (JsonBodyReader). Adds what @nestjs/passport's AuthGuard leaves out: the
  * WWW-Authenticate challenge (nestjs/passport#24), 429 for a guesser (FailureLimiter), and a
- * fast path for credentials whose verdict is cached. `canActivate` authenticates and sets
+ * fast path for credentials whose verdict is cached. It also sets the answer's Cache-Control
+ * (cache-policy.ts: `no-store` unless the route's @CachePolicy() says otherwise). `canActivate` authenticates and sets
  * `request.user`; a check of what that user may do belongs after `authenticate`.
  */
 @Injectable()
@@ -55,6 +57,12 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
+    // Before anything can answer (the 401 included): what is behind credentials is the caller's.
+    const cacheControl = this.reflector.getAllAndOverride<string | undefined>(CACHE_POLICY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    applyCachePolicy(context.switchToHttp().getResponse<Response>(), cacheControl ?? DEFAULT_PRIVATE_CACHE_CONTROL);
     await this.authenticate(context);
     return true;
   }
