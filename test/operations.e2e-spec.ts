@@ -337,4 +337,36 @@ describe('GET /docs', () => {
     expectStatus(bundle, 200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
   });
+
+  it('serves only the files the page loads: the rest of swagger-ui-dist is a 404 problem', async () => {
+    for (const path of [
+      '/docs/',
+      '/docs/index.html',
+      '/docs/swagger-ui.css',
+      '/docs/swagger-ui-standalone-preset.js',
+      '/docs/favicon-16x16.png',
+      '/docs/favicon-32x32.png',
+    ]) {
+      expect({ path, status: (await request(t.baseUrl).get(path)).status }).toEqual({ path, status: 200 });
+    }
+    for (const path of [
+      '/docs/package.json',
+      '/docs/README.md',
+      '/docs/NOTICE',
+      '/docs/LICENSE',
+      '/docs/swagger-ui-bundle.js.map',
+      '/docs/swagger-ui.css.map',
+      '/docs/swagger-ui.js',
+      '/docs/index.js',
+      '/docs/oauth2-redirect.html',
+      '/DOCS/package.json',
+      '/docs/%70ackage.json',
+      '/docs/./package.json',
+      '/docs//package.json',
+      '/docs/package.json?x=1',
+    ]) {
+      const res = await request(t.baseUrl).get(path);
+      expectProblem(res, 404, path.split('?')[0]);
+    }
+  });
 });
