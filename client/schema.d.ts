@@ -64,7 +64,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a special event
-         * @description Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID does not matter. An event that never existed or is already deleted is a 404.
+         * @description Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID does not matter. An event that never existed or is already deleted is a 404. With `If-Match`, only the event as that tag names it (`*`: any); otherwise 412 and nothing is deleted (the database decides).
          */
         delete: operations["deleteSpecialEvent"];
         options?: never;
@@ -1055,7 +1055,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"][];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1190,7 +1190,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1423,7 +1423,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1548,7 +1548,10 @@ export interface operations {
     deleteSpecialEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag the delete is based on (`*`: any); stale: 412, nothing deleted. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Letter case does not matter. */
                 eventId: string;
@@ -1567,7 +1570,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1647,6 +1650,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
+            /** @description If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Precondition Failed",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
             /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
@@ -1711,6 +1732,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `*` (or the current ETag): 412 when the event exists (or is as named), nothing changed. */
+                "If-None-Match"?: string;
                 /** @description The ETag the change is based on; stale: 412. */
                 "If-Match"?: string;
                 /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
@@ -1742,7 +1765,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2017,7 +2040,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2165,7 +2188,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2389,7 +2412,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedCalendarTokenResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +2589,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,7 +2851,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3005,7 +3028,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3148,7 +3171,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3295,7 +3318,7 @@ export interface operations {
                     "application/json": components["schemas"]["MuseumDailyHoursResponse"][];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,7 +3542,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeeklyHoursDto"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,7 +3725,7 @@ export interface operations {
                     "application/json": components["schemas"]["HoursExceptionResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3897,7 +3920,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4066,7 +4089,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketConfirmationResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4307,7 +4330,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4450,7 +4473,7 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4593,7 +4616,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4773,7 +4796,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
