@@ -195,8 +195,18 @@ describe('GET /openapi.json', () => {
     expect(Object.keys((responses(code)['200'] as Body).content as Body)).toEqual(['image/png']);
   });
 
-  it('response codes are exactly the contract: delete 204,400,401,403,404,429,431,503', () => {
-    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '403', '404', '429', '431', '503']);
+  it('response codes are exactly the contract: delete 204,400,401,403,404,412,429,431,503', () => {
+    expect(Object.keys(responses(remove())).sort()).toEqual([
+      '204',
+      '400',
+      '401',
+      '403',
+      '404',
+      '412',
+      '429',
+      '431',
+      '503',
+    ]);
   });
 
   it('201 has a Location header and the stored event as application/json', () => {
@@ -252,12 +262,14 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('DELETE documents eventId (path, uuid, required) and the optional test cookie', () => {
+  it('DELETE documents eventId (path, uuid, required), the optional If-Match and the optional test cookie', () => {
     const parameters = remove().parameters as Body[];
     expect(parameters.map((parameter) => `${parameter.in as string}:${parameter.name as string}`).sort()).toEqual([
       'cookie:test',
+      'header:If-Match',
       'path:eventId',
     ]);
+    expect(parameters.find((parameter) => parameter.name === 'If-Match')).toMatchObject({ required: false });
     const eventId = parameters.find((parameter) => parameter.name === 'eventId') as Body;
     expect(eventId).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
     const cookie = parameters.find((parameter) => parameter.name === 'test') as Body;
