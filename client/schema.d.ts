@@ -64,7 +64,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a special event
-         * @description Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID does not matter. An event that never existed or is already deleted is a 404.
+         * @description Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID does not matter. An event that never existed or is already deleted is a 404. With `If-Match`, only the event as that tag names it (`*`: any); otherwise 412 and nothing is deleted (the database decides).
          */
         delete: operations["deleteSpecialEvent"];
         options?: never;
@@ -1061,7 +1061,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"][];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1196,7 +1196,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1429,7 +1429,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1554,7 +1554,10 @@ export interface operations {
     deleteSpecialEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag the delete is based on (`*`: any); stale: 412, nothing deleted. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Letter case does not matter. */
                 eventId: string;
@@ -1573,7 +1576,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1653,6 +1656,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
+            /** @description If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Precondition Failed",
+                     *       "status": 412,
+                     *       "detail": "Precondition Failed",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
             /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
             429: {
                 headers: {
@@ -1717,6 +1738,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description `*` (or the current ETag): 412 when the event exists (or is as named), nothing changed. */
+                "If-None-Match"?: string;
                 /** @description The ETag the change is based on; stale: 412. */
                 "If-Match"?: string;
                 /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
@@ -1748,7 +1771,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpecialEventResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2023,7 +2046,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2171,7 +2194,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2395,7 +2418,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedCalendarTokenResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2572,7 +2595,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2839,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,7 +3065,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,7 +3208,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,7 +3355,7 @@ export interface operations {
                     "application/json": components["schemas"]["MuseumDailyHoursResponse"][];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3556,7 +3579,7 @@ export interface operations {
                     "application/json": components["schemas"]["WeeklyHoursDto"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3739,7 +3762,7 @@ export interface operations {
                     "application/json": components["schemas"]["HoursExceptionResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3934,7 +3957,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4103,7 +4126,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketConfirmationResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4344,7 +4367,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,7 +4510,7 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4630,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4810,7 +4833,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketResponse"];
                 };
             };
-            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too. */
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
             400: {
                 headers: {
                     [name: string]: unknown;

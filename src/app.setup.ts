@@ -10,6 +10,7 @@ import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js'
 import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
 import { installRouteDefaults, routesOf } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
+import { boundHeaderTime, deferUnmetExpectations, refuseUnservableRequests } from './common/http/request-framing.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
 import { PinoLoggerService } from './common/logging/pino-logger.js';
@@ -63,6 +64,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       requestContext: requestContextWanted(config.logLevel),
     }),
   );
+  app.use(refuseUnservableRequests);
   app.disable('x-powered-by');
   // ETags are the events' versions, set by their handlers; Express would otherwise hash every
   // response body.
@@ -115,8 +117,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   }
   // After CORS (preflights are answered there), before any route: see refuseCrossSiteWrites.
   app.use(refuseCrossSiteWrites(config.corsOrigins));
-  answerMalformedHttpWithProblems(app.getHttpServer() as Server);
+  answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);
+  deferUnmetExpectations(app.getHttpServer() as Server);
+  boundHeaderTime(app.getHttpServer() as Server, config.headersTimeoutMs);
   // Before the routes: see escapeMalformedPercentEncoding.
   app.use(escapeMalformedPercentEncoding);
   setupOpenApi(app);
@@ -134,25 +138,32 @@ function deferContinueToBodyReader(server: Server): void {
   );
 }
 
+/** The status and detail of a request Node's HTTP server refuses, by its error code. */
+function refusal(code: string | undefined, headersTimeoutMs: number): { status: number; detail: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, detail: 'The request headers are too large.' };
+  if (code === 'HPE_URI_TOO_LONG') return { status: 414, detail: 'The request target is too long.' };
+  // headersTimeout (or requestTimeout for the whole request) ran out.
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, detail: `The request did not arrive in time (headers within ${headersTimeoutMs} ms).` };
+  }
+  return { status: 400, detail: 'The request is not valid HTTP.' };
+}
+
 /**
- * Requests Node's HTTP parser refuses (headers too large, broken framing) never reach Express;
- * answer them with problem details too instead of a bare status line.
+ * Requests Node's HTTP parser refuses (headers too large, broken framing, too slow) never reach
+ * Express; answer them with problem details too instead of a bare status line. A response already
+ * under way on the socket cannot be followed by another: that connection is only closed.
  */
-function answerMalformedHttpWithProblems(server: Server): void {
+function answerMalformedHttpWithProblems(server: Server, headersTimeoutMs: number): void {
   const securityHeaderLines = apiSecurityHeaderLines();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent === true) {
       socket.destroy();
       return;
     }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
-    const body = JSON.stringify({
-      type: 'about:blank',
-      title: statusTitle(status),
-      status,
-      detail: status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.',
-      instance: '/',
-    });
+    const { status, detail } = refusal(error.code, headersTimeoutMs);
+    const body = JSON.stringify({ type: 'about:blank', title: statusTitle(status), status, detail, instance: '/' });
     socket.end(
       `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n${securityHeaderLines}Connection: close\r\n\r\n${body}`,

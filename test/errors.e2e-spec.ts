@@ -67,6 +67,31 @@ describe('with the default app', () => {
     return authorization === null ? req : req.set('Authorization', authorization);
   }
 
+  describe('a body of many unknown keys: a small 400', () => {
+    it('names each listed key once, lists at most 20 errors after the known fields, and says how many there were', async () => {
+      const unknown = Array.from({ length: 6000 }, (_, i) => `unknownKey${String(i).padStart(5, '0')}`);
+      const body: Record<string, unknown> = { ...validEvent(), price: 'free' };
+      for (const key of unknown) body[key] = 1;
+      const res = await postText(JSON.stringify(body), 'application/json');
+      const problem = expectProblem(res, 400, '/special-events', true);
+      const errors = problem.errors as { field: string; message: string }[];
+      expect(errors).toHaveLength(20);
+      // The known field first, then the unknown keys in order, each once.
+      expect(errors.map((error) => error.field)).toEqual(['price', ...unknown.slice(0, 19)]);
+      for (const error of errors.slice(1)) expect(error.message).not.toContain(error.field);
+      expect(problem.detail).toContain('(6001 errors; the first 20 are listed)');
+      expect(res.text.length).toBeLessThan(4096);
+    });
+
+    it('shows a key as long as the body cut short', async () => {
+      const key = 'k'.repeat(100_000);
+      const res = await postText(JSON.stringify({ ...validEvent(), [key]: 1 }), 'application/json');
+      const problem = expectProblem(res, 400, '/special-events', true);
+      expect(problem.errors).toEqual([{ field: `${'k'.repeat(64)}…`, message: 'not a property of this resource' }]);
+      expect(res.text.length).toBeLessThan(1024);
+    });
+  });
+
   describe('unknown routes: 404 problem details', () => {
     it.each([
       ['GET', '/nope'],

@@ -358,7 +358,7 @@ describe('at LOG_LEVEL=info, in the same process after another app', () => {
     });
   });
 
-  it('a client that goes away before its answer: one line, "request aborted", with its route and user', async () => {
+  it('a client that goes away before its answer: one line, "request aborted", aborted: true and no status, with its route and user', async () => {
     const { hostname, port } = new URL(app.baseUrl);
     const socket = connect(Number(port), hostname);
     await once(socket, 'connect');
@@ -375,5 +375,8 @@ describe('at LOG_LEVEL=info, in the same process after another app', () => {
       return found;
     });
     expect(lines[0]).toMatchObject({ level: 30, msg: 'request aborted', route: '/special-events', user: TEST_USER });
+    // Nothing was answered: no status (Node's default 200 would be a lie), but aborted.
+    expect(lines[0].aborted).toBe(true);
+    expect(lines[0]).not.toHaveProperty('status');
   });
 });

@@ -189,8 +189,8 @@ const postAuthed = (t: TestApp, path: string, body?: string): Promise<Exchange> 
     headers: { Authorization: AUTH, ...(body === undefined ? {} : { 'Content-Type': JSON_TYPE }) },
     body,
   });
-/** A date far ahead: the real clock's today is never after it. */
-const SALE_DATE = '2099-06-01';
+/** A month ahead: within the sales' horizon (366 days), and never today on the real clock. */
+const SALE_DATE = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 /** An event on sale on SALE_DATE, with a capacity or none. */
 async function saleEvent(t: TestApp, capacity?: number): Promise<string> {
   const eventId = randomUUID();
@@ -632,6 +632,14 @@ const CASES: readonly Case[] = [
     send: async (t) => del(t, await created(t), { Authorization: await viewer(t) }),
   },
   { app: 'main', method: 'delete', path: ITEM, status: 404, what: 'no such event', send: (t) => del(t, randomUUID()) },
+  {
+    app: 'main',
+    method: 'delete',
+    path: ITEM,
+    status: 412,
+    what: 'a stale If-Match',
+    send: async (t) => del(t, await created(t), { 'If-Match': '"stale"' }),
+  },
   {
     app: 'main',
     method: 'delete',

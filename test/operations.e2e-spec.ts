@@ -193,8 +193,18 @@ describe('GET /openapi.json', () => {
     expect(Object.keys((responses(code)['200'] as Body).content as Body)).toEqual(['image/png']);
   });
 
-  it('response codes are exactly the contract: delete 204,400,401,403,404,429,431,503', () => {
-    expect(Object.keys(responses(remove())).sort()).toEqual(['204', '400', '401', '403', '404', '429', '431', '503']);
+  it('response codes are exactly the contract: delete 204,400,401,403,404,412,429,431,503', () => {
+    expect(Object.keys(responses(remove())).sort()).toEqual([
+      '204',
+      '400',
+      '401',
+      '403',
+      '404',
+      '412',
+      '429',
+      '431',
+      '503',
+    ]);
   });
 
   it('201 has a Location header and the stored event as application/json', () => {
@@ -250,12 +260,14 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('DELETE documents eventId (path, uuid, required) and the optional test cookie', () => {
+  it('DELETE documents eventId (path, uuid, required), the optional If-Match and the optional test cookie', () => {
     const parameters = remove().parameters as Body[];
     expect(parameters.map((parameter) => `${parameter.in as string}:${parameter.name as string}`).sort()).toEqual([
       'cookie:test',
+      'header:If-Match',
       'path:eventId',
     ]);
+    expect(parameters.find((parameter) => parameter.name === 'If-Match')).toMatchObject({ required: false });
     const eventId = parameters.find((parameter) => parameter.name === 'eventId') as Body;
     expect(eventId).toMatchObject({ in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
     const cookie = parameters.find((parameter) => parameter.name === 'test') as Body;
@@ -334,5 +346,37 @@ describe('GET /docs', () => {
     const bundle = await request(t.baseUrl).get('/docs/swagger-ui-bundle.js');
     expectStatus(bundle, 200);
     expect(bundle.text.length).toBeGreaterThan(100_000);
+  });
+
+  it('serves only the files the page loads: the rest of swagger-ui-dist is a 404 problem', async () => {
+    for (const path of [
+      '/docs/',
+      '/docs/index.html',
+      '/docs/swagger-ui.css',
+      '/docs/swagger-ui-standalone-preset.js',
+      '/docs/favicon-16x16.png',
+      '/docs/favicon-32x32.png',
+    ]) {
+      expect({ path, status: (await request(t.baseUrl).get(path)).status }).toEqual({ path, status: 200 });
+    }
+    for (const path of [
+      '/docs/package.json',
+      '/docs/README.md',
+      '/docs/NOTICE',
+      '/docs/LICENSE',
+      '/docs/swagger-ui-bundle.js.map',
+      '/docs/swagger-ui.css.map',
+      '/docs/swagger-ui.js',
+      '/docs/index.js',
+      '/docs/oauth2-redirect.html',
+      '/DOCS/package.json',
+      '/docs/%70ackage.json',
+      '/docs/./package.json',
+      '/docs//package.json',
+      '/docs/package.json?x=1',
+    ]) {
+      const res = await request(t.baseUrl).get(path);
+      expectProblem(res, 404, path.split('?')[0]);
+    }
   });
 });

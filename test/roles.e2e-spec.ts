@@ -384,12 +384,14 @@ const ROUTES: Record<string, RouteCase> = {
   // Tickets (issue 28): everyone reads them; box office and above check them in.
   'POST /tickets': {
     async check(t, caller) {
-      const event = validEvent({ dates: ['2099-06-01'] });
+      // A month ahead: within the sales' horizon (366 days).
+      const saleDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const event = validEvent({ dates: [saleDate] });
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
       const res = await send(t, 'POST', '/tickets', caller).send({
         ticketType: 'event',
         eventId: event.eventId,
-        ticketDate: '2099-06-01',
+        ticketDate: saleDate,
       });
       if (caller === 'anonymous') expectUnauthorized(res, '/tickets');
       if (caller === 'viewer') forbidden(res, '/tickets', 'box-office', 'viewer');

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Response } from 'supertest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -530,6 +531,29 @@ describe('with the default app', () => {
       const body = expectRawProblem(parseRaw(raw), [400]);
       expect(body.detail).toBe('The request is not valid HTTP.');
     });
+
+    it('Expect other than 100-continue: 417 problem with the security headers', async () => {
+      const raw = await rawExchange(
+        t.baseUrl,
+        `GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`,
+      );
+      const res = parseRaw(raw);
+      const body = expectRawProblem(res, [417]);
+      expect(body.instance).toBe('/health/live');
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    });
+
+    it('two Host headers: 400 problem, never served', async () => {
+      for (const path of ['/health/live', '/special-events']) {
+        const raw = await rawExchange(
+          t.baseUrl,
+          `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nAuthorization: ${AUTH}\r\n` +
+            'Connection: close\r\n\r\n',
+        );
+        const body = expectRawProblem(parseRaw(raw), [400]);
+        expect(body.detail).toBe('The request has more than one Host header.');
+      }
+    });
   });
 
   describe('no internal detail in any error body', () => {
@@ -868,6 +892,47 @@ describe('with the default app', () => {
 // =============================================================================================
 // A small failure limit: 3 failures per address in 60 s
 // =============================================================================================
+
+// =============================================================================================
+// Slow headers: HEADERS_TIMEOUT_MS of 300 ms
+// =============================================================================================
+
+describe('headers that arrive too slowly (HEADERS_TIMEOUT_MS)', () => {
+  const t = useTestApp({ HEADERS_TIMEOUT_MS: '300' });
+
+  /** Sends a request line, then one header line every 50 ms, never ending the headers. */
+  function trickle(path: string): Promise<{ raw: string; linesSent: number }> {
+    const { hostname, port } = new URL(t.baseUrl);
+    return new Promise((resolve, reject) => {
+      let linesSent = 0;
+      const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
+      const timer = setInterval(() => {
+        if (socket.writable) socket.write(`X-Slow-${linesSent++}: ${'s'.repeat(8)}\r\n`);
+      }, 50);
+      socket.setTimeout(20_000, () => socket.destroy(new Error('no answer within 20 s')));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ raw: Buffer.concat(chunks).toString('utf8'), linesSent });
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        clearInterval(timer);
+        if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      });
+    });
+  }
+
+  it('are answered 408 with problem details and the connection closed, on API and operations paths', async () => {
+    for (const path of ['/special-events', '/health/live']) {
+      const { raw } = await trickle(path);
+      const res = parseRaw(raw);
+      const body = expectRawProblem(res, [408]);
+      expect(body.detail).toMatch(/300 ms/);
+      expect(res.headers.connection).toBe('close');
+    }
+  });
+});
 
 describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
   const LIMIT = 3;

@@ -66,6 +66,30 @@ describe('POST /tickets (buyMuseumTickets)', () => {
     vi.useRealTimers();
   });
 
+  it('sells up to 366 days ahead (the museum-hours horizon), today included; a later date is a 400 and sells nothing', async () => {
+    const last = '2027-12-01';
+    const eventId = await createEvent(t, { dates: [last, '2027-12-02', '9999-12-31'] });
+    await openOn(t, last);
+    await openOn(t, '2027-12-02');
+    for (const body of [
+      { ticketType: 'event', eventId, ticketDate: '2027-12-02' },
+      { ticketType: 'event', eventId, ticketDate: '9999-12-31' },
+      { ticketType: 'general', ticketDate: '2027-12-02' },
+      { ticketType: 'general', ticketDate: '9999-12-31' },
+    ]) {
+      const problem = expectProblem(await buy(t, body), 400, '/tickets', true);
+      expect(problem.errors).toEqual([
+        {
+          field: 'ticketDate',
+          message: `ticketDate must be at most ${last}: tickets are sold up to 366 days ahead, today included`,
+        },
+      ]);
+    }
+    expect(await ticketRows(t, 'ticket_date > ?', [last])).toBe(0);
+    expectStatus(await buy(t, { ticketType: 'event', eventId, ticketDate: last }), 201);
+    expectStatus(await buy(t, { ticketType: 'general', ticketDate: last }), 201);
+  });
+
   it('an event ticket: 201 with the Museum API confirmation and a Location; the ticket keeps the price paid', async () => {
     const eventId = await createEvent(t);
     const res = await buy(t, {

@@ -1,7 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from './auth.metrics.js';
 import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.strategy.js';
@@ -9,6 +9,7 @@ import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
 import { IS_PUBLIC } from '../common/http/public.decorator.js';
+import { applyCachePolicy, CACHE_POLICY, DEFAULT_PRIVATE_CACHE_CONTROL } from '../common/http/cache-policy.js';
 import { markAnonymousRead, PUBLIC_READ } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
@@ -38,7 +39,9 @@ function checksBusy(): ProblemException {
  * Nest runs global guards before a handler's own, so credentials are checked before anything
  * else, the body included (JsonBodyReader). Adds what @nestjs/passport's AuthGuard leaves out: the
  * WWW-Authenticate challenge (nestjs/passport#24), 429 for a guesser (FailureLimiter), and a
- * fast path for credentials whose verdict is cached. `canActivate` authenticates and sets
+ * fast path for credentials whose verdict is cached. It also sets the answer's Cache-Control
+ * (cache-policy.ts: `no-store` unless the route's @CachePolicy() says otherwise; an anonymous
+ * public read sets its own). `canActivate` authenticates and sets
  * `request.user`; a check of what that user may do belongs after `authenticate`. With public read
  * on, a request to a @PublicRead() route that sends no Authorization header is let in anonymously
  * (and marked so: PublicReadThrottler counts it); one that sends credentials is authenticated as
@@ -71,6 +74,12 @@ export class BasicAuthGuard extends AuthGuard('basic') {
         return true;
       }
     }
+    // Before anything can answer (the 401 included): what is behind credentials is the caller's.
+    const cacheControl = this.reflector.getAllAndOverride<string | undefined>(CACHE_POLICY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    applyCachePolicy(context.switchToHttp().getResponse<Response>(), cacheControl ?? DEFAULT_PRIVATE_CACHE_CONTROL);
     await this.authenticate(context);
     return true;
   }

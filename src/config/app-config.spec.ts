@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     expect(config.metricsEnabled).toBe(true);
     expect(config.museum).toEqual({ timeZone: 'UTC', generalAdmissionPrice: 25 });
     expect(config.shutdownGraceSeconds).toBe(10);
+    expect(config.headersTimeoutMs).toBe(20_000);
     expect(config.auth.hashConcurrency).toBe(2);
     expect(config.auth.failureAddressLimit).toBeGreaterThan(config.auth.failureLimit);
     expect(config.auth.failureLimit).toBeGreaterThanOrEqual(1);
@@ -151,6 +152,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: 'loopback, proxy.example.org' }],
     ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
     ['SHUTDOWN_GRACE_SECONDS', { SHUTDOWN_GRACE_SECONDS: '-1' }],
+    ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '99' }],
+    ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '300001' }],
     ['AUTH_FAILURE_ADDRESS_LIMIT', { AUTH_FAILURE_ADDRESS_LIMIT: '0' }],
     ['AUTH_HASH_CONCURRENCY', { AUTH_HASH_CONCURRENCY: '0' }],
     ['AUTH_HASH_MAX_WAIT_MS', { AUTH_HASH_MAX_WAIT_MS: 'soon' }],

@@ -109,6 +109,8 @@ export interface AppConfig {
   readonly auth: AuthConfig;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
   readonly shutdownGraceSeconds: number;
+  /** How long a request's headers may take to arrive before it is answered 408 (Node's headersTimeout). */
+  readonly headersTimeoutMs: number;
   readonly idempotency: IdempotencyConfig;
   readonly webhooks: WebhooksConfig;
   readonly museum: MuseumConfig;
@@ -162,6 +164,8 @@ export function loadConfig(env: Env): AppConfig {
       hashMaxWaitMs: integer(env, 'AUTH_HASH_MAX_WAIT_MS', 5000, 100, 600_000),
     },
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
+    // At most Node's requestTimeout (300 s), which bounds the whole request.
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 300_000),
     idempotency: {
       ttlMs: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 1, 604_800) * 1000,
       inFlightMs: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 60, 1, 3600) * 1000,

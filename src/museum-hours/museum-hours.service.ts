@@ -119,6 +119,14 @@ export class MuseumHoursService {
   ) {}
 
   /**
+   * The last date tickets are sold for: the end of the horizon getMuseumHours shows, HOURS_HORIZON_DAYS
+   * days from `today` (itself included), so that no one buys for a day whose hours no one can see.
+   */
+  lastSaleDate(today: string): string {
+    return lastDateOf(today, HOURS_HORIZON_DAYS);
+  }
+
+  /**
    * The open days from `startDate` (default: today in MUSEUM_TIME_ZONE) on, in date order, `limit`
    * per page. Looks at HOURS_HORIZON_DAYS days from `startDate` at most, so any request costs a
    * bounded amount of work; a page beyond the open days of that horizon is empty.

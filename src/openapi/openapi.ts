@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Application } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import { PUBLIC_READ } from '../common/http/public-read.js';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
+import { ProblemException } from '../common/problem/problem.js';
+import { sendProblem } from '../common/problem/send-problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 
@@ -208,10 +210,48 @@ function documentTestCookie(document: OpenAPIObject): void {
  * day), so that whoever opens the service's address in a browser finds its reference.
  */
 export function setupOpenApi(app: INestApplication): void {
-  (app.getHttpAdapter().getInstance() as Application).get('/', (_request, response) => response.redirect(302, '/docs'));
+  const express = app.getHttpAdapter().getInstance() as Application;
+  express.get('/', (_request, response) => response.redirect(302, '/docs'));
+  // Before SwaggerModule's static folder: see onlyDocsPageFiles.
+  express.use(onlyDocsPageFiles);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     raw: ['json'],
     customSiteTitle: 'Museum Special Events API',
   });
+}
+
+/**
+ * What the Swagger UI page at /docs loads (its HTML template's links), by the path below /docs as
+ * sent: nothing else of the swagger-ui-dist folder (package.json, README, NOTICE, source maps,
+ * other bundles) is served.
+ */
+const DOCS_PAGE_FILES = new Set([
+  '',
+  '/',
+  '/index.html',
+  '/swagger-ui-init.js',
+  '/swagger-ui.css',
+  '/swagger-ui-bundle.js',
+  '/swagger-ui-standalone-preset.js',
+  '/favicon-16x16.png',
+  '/favicon-32x32.png',
+]);
+
+/** Matched as Express routes it: any letter case of `/docs`, then `/…` or the end. */
+const BELOW_DOCS = /^\/docs(?=\/|$)/i;
+
+/**
+ * Below /docs, a 404 problem for any path not in DOCS_PAGE_FILES, compared as sent (so that no
+ * percent-encoding or dot segment reaches the static folder as another file's name).
+ */
+function onlyDocsPageFiles(request: Request, response: Response, next: NextFunction): void {
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  const docs = BELOW_DOCS.exec(path);
+  if (docs === null || DOCS_PAGE_FILES.has(path.slice(docs[0].length))) {
+    next();
+    return;
+  }
+  sendProblem(request, response, new ProblemException(404, 'No resource exists at this path.'));
 }

@@ -26,6 +26,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
+import { CachePolicy, REVALIDATED_CACHE_CONTROL } from '../common/http/cache-policy.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -175,6 +176,7 @@ export class SpecialEventsController {
   @Get(':eventId')
   @RequiresRole('viewer')
   @PublicRead()
+  @CachePolicy(REVALIDATED_CACHE_CONTROL)
   @ApiOperation({
     operationId: 'getSpecialEvent',
     summary: 'Get special event',
@@ -231,6 +233,11 @@ export class SpecialEventsController {
   @ApiConsumes(MERGE_PATCH_MEDIA_TYPE, 'application/json')
   @ApiBody({ type: UpdateSpecialEventDto })
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag the change is based on; stale: 412.' })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: '`*` (or the current ETag): 412 when the event exists (or is as named), nothing changed.',
+  })
   @ApiOkResponse({
     description: 'Updated; the body is the event as stored, with its new ETag.',
     type: SpecialEventResponse,
@@ -258,9 +265,10 @@ export class SpecialEventsController {
     @Param() { eventId }: EventIdParams,
     @Body() body: UpdateSpecialEventDto,
     @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SpecialEventResponse> {
-    const event = await this.events.update(eventId, body, ifMatch);
+    const event = await this.events.update(eventId, body, ifMatch, ifNoneMatch);
     response.setHeader('ETag', etagOf(event));
     return toResponse(event);
   }
@@ -273,12 +281,18 @@ export class SpecialEventsController {
     summary: 'Delete a special event',
     description:
       'Deletes the event; its `eventId` may then be used again by a later create. The letter case of the UUID ' +
-      'does not matter. An event that never existed or is already deleted is a 404.',
+      'does not matter. An event that never existed or is already deleted is a 404. With `If-Match`, only the ' +
+      'event as that tag names it (`*`: any); otherwise 412 and nothing is deleted (the database decides).',
+  })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'The ETag the delete is based on (`*`: any); stale: 412, nothing deleted.',
   })
   @ApiNoContentResponse({ description: 'Deleted; no body.' })
-  @ApiProblemResponses(400, 401, 404, 429, 431, 503)
-  async delete(@Param() { eventId }: EventIdParams): Promise<void> {
-    await this.events.delete(eventId);
+  @ApiProblemResponses(400, 401, 404, 412, 429, 431, 503)
+  async delete(@Param() { eventId }: EventIdParams, @Headers('if-match') ifMatch: string | undefined): Promise<void> {
+    await this.events.delete(eventId, ifMatch);
   }
 }
 

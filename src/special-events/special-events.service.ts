@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { ifMatchSatisfied } from '../common/http/entity-tags.js';
+import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { SqlStatement } from '../database/sql-statements.js';
 import { WriteHealth } from '../database/write-health.js';
@@ -166,8 +166,25 @@ export class SpecialEventsService {
     return event;
   }
 
-  async delete(eventId: string): Promise<void> {
-    if (!(await this.writeHealth.track(this.store.delete(eventId)))) throw notFound(eventId);
+  /**
+   * Deletes the event. With If-Match naming tags (not `*`, which any existing event satisfies), only
+   * the representation read, when the header names it: the DELETE itself requires that version
+   * (and tickets sold), so an update or a sale between the read and the delete makes it a 412,
+   * decided by the database. Without the event, 404 whatever the header (RFC 9110 §13.2.1).
+   */
+  async delete(eventId: string, ifMatchHeader?: string): Promise<void> {
+    const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
+    if (ifMatch === undefined || ifMatch.trim() === '*') {
+      if (!(await this.writeHealth.track(this.store.delete(eventId)))) throw notFound(eventId);
+      return;
+    }
+    const current = await this.get(eventId);
+    if (!ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
+    const expected = { version: current.version, ticketsSold: current.ticketsSold };
+    if (await this.writeHealth.track(this.store.delete(eventId, expected))) return;
+    const after = await this.store.find(eventId);
+    if (!after) throw notFound(eventId);
+    throw staleTag(after);
   }
 
   async get(eventId: string): Promise<SpecialEvent> {
@@ -242,9 +259,18 @@ export class SpecialEventsService {
    * issued makes it stale (412), and the UPDATE also requires the tickets sold read: the answer's
    * ticketsAvailable is exact. A capacity below the tickets sold is refused by the same UPDATE
    * (409), never by a check in code.
+   *
+   * If-None-Match naming the current tag, or `*` (any existing event), is a 412 (RFC 9110
+   * §13.1.2): a client that meant "only if it does not exist" never overwrites.
    */
-  async update(eventId: string, patch: UpdateSpecialEventDto, ifMatchHeader?: string): Promise<SpecialEvent> {
+  async update(
+    eventId: string,
+    patch: UpdateSpecialEventDto,
+    ifMatchHeader?: string,
+    ifNoneMatchHeader?: string,
+  ): Promise<SpecialEvent> {
     const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
+    const ifNoneMatch = ifNoneMatchHeader?.trim() ? ifNoneMatchHeader : undefined;
     if (patch.eventId !== undefined && patch.eventId !== null && patch.eventId !== eventId) {
       throw validationProblem([
         { field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` },
@@ -259,10 +285,11 @@ export class SpecialEventsService {
     }
     let current = await this.get(eventId);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) {
+      if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
+      if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etagOf(current))) {
         throw new ProblemException(
           412,
-          `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
+          `If-None-Match names the event as it is now (${etagOf(current)}), or * and the event exists; nothing was changed.`,
         );
       }
       const next = withDerivedColumns(
@@ -330,6 +357,13 @@ export class SpecialEventsService {
       headers: { 'Retry-After': '1' },
     });
   }
+}
+
+function staleTag(current: SpecialEvent): ProblemException {
+  return new ProblemException(
+    412,
+    `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
+  );
 }
 
 function notFound(eventId: string): ProblemException {

@@ -54,6 +54,12 @@ export interface ListPosition {
   readonly eventId: string;
 }
 
+/** What a conditional delete requires of the stored event: what its ETag names. */
+export interface ExpectedRepresentation {
+  readonly version: number;
+  readonly ticketsSold: number;
+}
+
 export interface ListedEvent {
   readonly event: SpecialEvent;
   readonly position: ListPosition;
@@ -69,8 +75,12 @@ export abstract class SpecialEventsStore {
   /** Stores the event: true, or false when an event with its `eventId` exists already. */
   abstract insert(event: SpecialEvent): Promise<boolean>;
 
-  /** Deletes the event: true, or false when there was none. */
-  abstract delete(eventId: string): Promise<boolean>;
+  /**
+   * Deletes the event: true, or false when there was none or, given `expected`, when it is no
+   * longer that representation (another version, or for an event with a capacity other tickets
+   * sold): the database decides, in the DELETE's own condition.
+   */
+  abstract delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean>;
 
   /** The stored event, or null. */
   abstract find(eventId: string): Promise<SpecialEvent | null>;
@@ -304,6 +314,12 @@ function isRanged(query: ListQuery): boolean {
 
 const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id = ?`;
 /**
+ * The delete of one representation (If-Match): the version read and, for an event with a capacity,
+ * the tickets sold read (its ETag covers them). Parameters: eventId, version, ticketsSold.
+ */
+const DELETE_IF_SQL =
+  'DELETE FROM special_events WHERE event_id = ? AND version = ? AND (capacity IS NULL OR tickets_sold = ?)';
+/**
  * The update, decided by the database: the version must still be the one read and, when the event
  * will have a capacity, the tickets sold must still be the count read (the representation, and
  * its ETag, show what is left) and must not exceed the new capacity.
@@ -407,10 +423,21 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
     }
   }
 
-  async delete(eventId: string): Promise<boolean> {
+  async delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean> {
     const joined = this.participants.statementsFor({ kind: 'deleted', eventId });
     return this.transaction(async (manager) => {
-      if (!(await manager.delete(SpecialEvent, { eventId })).affected) return false;
+      const removed =
+        expected === undefined
+          ? (await manager.delete(SpecialEvent, { eventId })).affected
+          : // A structured result, for the number of rows the DELETE matched.
+            (
+              (await manager.queryRunner?.query(
+                DELETE_IF_SQL,
+                [eventId, expected.version, expected.ticketsSold],
+                true,
+              )) as { affected?: number } | undefined
+            )?.affected;
+      if (!removed) return false;
       await manager.delete(SpecialEventDate, { eventId });
       await runStatements(manager, joined);
       return true;
@@ -549,8 +576,9 @@ export class MysqlSpecialEventsStore extends RepositorySpecialEventsStore {
     return this.inserts.add(event);
   }
 
-  override delete(eventId: string): Promise<boolean> {
-    return this.deletes.add(eventId);
+  override delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean> {
+    // A conditional delete is rare (If-Match) and has a condition of its own: not batched.
+    return expected === undefined ? this.deletes.add(eventId) : super.delete(eventId, expected);
   }
 
   private async insertBatch(batch: readonly Pending<SpecialEvent>[]): Promise<void> {
@@ -705,13 +733,15 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     });
   }
 
-  delete(eventId: string): Promise<boolean> {
-    const { groupCommit, delete: remove, deleteDates } = this.connection();
+  delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean> {
+    const { groupCommit, delete: removeAny, deleteIf, deleteDates } = this.connection();
     const joined = this.joined({ kind: 'deleted', eventId });
+    const remove = expected === undefined ? removeAny : deleteIf;
+    const parameters = expected === undefined ? [eventId] : [eventId, expected.version, expected.ticketsSold];
     this.dataSource.logger.logQuery(remove.source);
     this.dataSource.logger.logQuery(deleteDates.source);
     return groupCommit.write(() => {
-      if (remove.run(eventId).changes !== 1) return false;
+      if (remove.run(parameters).changes !== 1) return false;
       deleteDates.run(eventId);
       for (const run of joined) run();
       return true;
@@ -803,6 +833,7 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
           `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
         ),
         delete: db.prepare(`DELETE FROM ${table} WHERE ${primaryKey} = ?`),
+        deleteIf: db.prepare(DELETE_IF_SQL),
         update: db.prepare(UPDATE_SQL),
         insertDates: db.prepare(
           'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?)',
@@ -820,6 +851,8 @@ interface SqliteConnection {
   readonly groupCommit: SqliteGroupCommit;
   readonly insert: Database.Statement;
   readonly delete: Database.Statement;
+  /** Parameters: eventId, version, ticketsSold (DELETE_IF_SQL). */
+  readonly deleteIf: Database.Statement;
   readonly update: Database.Statement;
   /** Parameters: the eventId, then the JSON array of its distinct ISO dates. */
   readonly insertDates: Database.Statement;

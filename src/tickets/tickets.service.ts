@@ -110,6 +110,15 @@ export class TicketsService {
         },
       ]);
     }
+    const lastSaleDate = this.hours.lastSaleDate(today);
+    if (body.ticketDate > lastSaleDate) {
+      throw validationProblem([
+        {
+          field: 'ticketDate',
+          message: `ticketDate must be at most ${lastSaleDate}: tickets are sold up to 366 days ahead, today included`,
+        },
+      ]);
+    }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
     const insert = (price: number, eventId: string | null): SqlStatement => ({

@@ -34,7 +34,10 @@ export interface RequestLogFields {
   requestId: string;
   method: string | undefined;
   route: string;
-  status: number;
+  /** The status sent; absent when the client went away before the response's headers were sent. */
+  status?: number;
+  /** True when the client went away before the response was finished. */
+  aborted?: true;
   latencyMs: number;
   /** The authenticated caller, when there is one (the Basic guard sets `request.user`). */
   user?: string;
@@ -54,23 +57,20 @@ export interface RequestOutcome {
  * The request's one line: method, route pattern (never the raw path), status, latency in whole
  * milliseconds and user; 5xx at error level. Built from an allowlist, so nothing of the request
  * that is not named here (headers, query string, body) can reach it. Logged when the response is
- * finished, or when the connection closed first ("request aborted").
+ * finished, or when the connection closed first ("request aborted", `aborted: true`, and a status
+ * only if one was sent: before that, `response.statusCode` is Node's default 200, never an answer).
  */
 export function logRequestLine(
   request: IncomingMessage,
   response: ServerResponse,
   { requestId, route, latencyMs, finished }: RequestOutcome,
 ): void {
-  const status = response.statusCode;
-  const fields: RequestLogFields = {
-    requestId,
-    method: request.method,
-    route,
-    status,
-    latencyMs: Math.round(latencyMs),
-  };
+  const status = finished || response.headersSent ? response.statusCode : undefined;
+  const fields: RequestLogFields = { requestId, method: request.method, route, latencyMs: Math.round(latencyMs) };
+  if (status !== undefined) fields.status = status;
+  if (!finished) fields.aborted = true;
   const user = (request as { user?: { username?: unknown } }).user?.username;
   if (typeof user === 'string') fields.user = user;
-  if (status >= 500) requestLineLogger.error(fields, 'request errored');
+  if (status !== undefined && status >= 500) requestLineLogger.error(fields, 'request errored');
   else requestLineLogger.info(fields, finished ? 'request completed' : 'request aborted');
 }

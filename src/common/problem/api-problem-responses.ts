@@ -7,7 +7,7 @@ import { ProblemDetailsSchema } from './problem-details.schema.js';
 type HeaderObject = { description: string; required: true; schema: { type: 'string' | 'integer' } };
 
 const WHEN: Readonly<Record<number, string>> = {
-  400: 'Invalid input: the body or a parameter breaks a rule; `errors` names every failing field. Malformed JSON too.',
+  400: 'Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too.',
   401: 'Missing or invalid credentials. The same answer for every kind of failure.',
   403: "Authenticated, but the user's role may not do this (a viewer only lists and reads).",
   404: 'No such resource.',

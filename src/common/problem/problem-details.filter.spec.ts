@@ -27,6 +27,10 @@ class RecordingResponse {
     return this;
   }
 
+  hasHeader(name: string): boolean {
+    return name.toLowerCase() in this.headers;
+  }
+
   status(code: number): this {
     this.statusCode = code;
     return this;
@@ -119,6 +123,32 @@ describe('ProblemDetailsFilter', () => {
         { field: 'eventDescripton', message: 'eventDescripton is not a property of this resource' },
       ],
     });
+  });
+
+  it('lists at most the first 20 errors, each once, and says how many there were', () => {
+    const errors = Array.from({ length: 25 }, (_, i) => ({
+      field: `k${i}`,
+      message: 'not a property of this resource',
+    }));
+    const body = respond(validationProblem(errors)).json();
+    expect(body.errors).toStrictEqual(errors.slice(0, 20));
+    expect(body.detail).toBe(
+      `The request is invalid: check ${errors
+        .slice(0, 20)
+        .map((error) => error.field)
+        .join(', ')} (25 errors; the first 20 are listed).`,
+    );
+  });
+
+  it('turns the Cache-Control of a response behind credentials into no-store, and adds none elsewhere', () => {
+    const cached = new RecordingResponse();
+    cached.setHeader('Cache-Control', 'private, no-cache');
+    new ProblemDetailsFilter().catch(
+      new ProblemException(404, 'No such event.'),
+      hostFor(cached, { method: 'GET', originalUrl: '/special-events/x' }),
+    );
+    expect(cached.headers['cache-control']).toBe('no-store');
+    expect(respond(new ProblemException(404, 'No such event.')).headers['cache-control']).toBeUndefined();
   });
 
   it('sets instance to the path without its query string', () => {

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable } from '../../database/database-errors.js';
+import { forbidCachingOfError } from '../http/cache-policy.js';
 import { PreparedResponse } from '../http/prepared-response.js';
 import { shownPathOf } from '../http/shown-path.js';
 import { requestIdOf } from '../logging/request-logging.js';
@@ -40,6 +41,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    forbidCachingOfError(response);
     for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
     // A body still arriving (a refused upload, a 401 before the body is read) would otherwise be
     // read to its end, however large or slow, to keep the connection: close it instead. Node then

@@ -61,11 +61,19 @@ export function statusTitle(status: number): string {
 
 export const VALIDATION_PROBLEM_TYPE = 'urn:museum:problem:validation';
 
-/** A 400 naming every failing field. */
+/**
+ * The errors a 400 lists at most: a body of 256 KiB can hold thousands of unknown keys, and the
+ * answer to it stays small. The detail says how many there were.
+ */
+export const MAX_LISTED_ERRORS = 20;
+
+/** A 400 naming the failing fields: each error once, the first MAX_LISTED_ERRORS of them. */
 export function validationProblem(errors: readonly FieldError[]): ProblemException {
-  const fields = [...new Set(errors.map((error) => error.field))];
-  return new ProblemException(400, `The request is invalid: check ${fields.join(', ')}.`, {
-    errors,
+  const listed = errors.slice(0, MAX_LISTED_ERRORS);
+  const fields = [...new Set(listed.map((error) => error.field))];
+  const more = errors.length > listed.length ? ` (${errors.length} errors; the first ${listed.length} are listed)` : '';
+  return new ProblemException(400, `The request is invalid: check ${fields.join(', ')}${more}.`, {
+    errors: listed,
     type: VALIDATION_PROBLEM_TYPE,
   });
 }

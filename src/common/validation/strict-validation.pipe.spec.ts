@@ -121,7 +121,7 @@ describe('StrictValidationPipe on the create body', () => {
     const errors: FieldError[] = [...(problem.extras.errors ?? [])];
     expect(errors).toContainEqual({
       field: 'eventDescripton',
-      message: 'eventDescripton is not a property of this resource',
+      message: 'not a property of this resource',
     });
     expect(errors).toContainEqual({ field: 'eventDescription', message: 'eventDescription is required' });
     expect(errors).toContainEqual({ field: 'price', message: 'price must be a finite JSON number' });
@@ -137,8 +137,8 @@ describe('StrictValidationPipe on the create body', () => {
   it('rejects an unknown property even when every known field is valid', async () => {
     const problem = await rejectionOf(validBody({ extra: 1, other: null }));
     expect(problem.extras.errors).toEqual([
-      { field: 'extra', message: 'extra is not a property of this resource' },
-      { field: 'other', message: 'other is not a property of this resource' },
+      { field: 'extra', message: 'not a property of this resource' },
+      { field: 'other', message: 'not a property of this resource' },
     ]);
     expect(problem.detail).toBe('The request is invalid: check extra, other.');
   });
@@ -148,7 +148,7 @@ describe('StrictValidationPipe on the create body', () => {
     const body = JSON.parse(json) as Record<string, unknown>;
     expect(Object.keys(body)).toContain(key);
     const problem = await rejectionOf(body);
-    expect(problem.extras.errors).toEqual([{ field: key, message: `${key} is not a property of this resource` }]);
+    expect(problem.extras.errors).toEqual([{ field: key, message: 'not a property of this resource' }]);
   });
 
   it.each([

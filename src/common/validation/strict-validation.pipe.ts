@@ -42,17 +42,16 @@ export class StrictValidationPipe extends ValidationPipe {
     const unknownKeys = Object.keys(value as object).filter((key) => !known.has(key));
     if (unknownKeys.length === 0) return super.transform(value, metadata);
 
-    const unknownErrors = unknownKeys.map((key) => ({
-      field: key,
-      message:
-        kind === 'body' ? `${key} is not a property of this resource` : `${key} is not a parameter of this operation`,
-    }));
+    // Each key named once, in `field` (a key as long as the body itself is shown cut short), and
+    // after the errors of the known fields: validationProblem lists only the first errors.
+    const message = kind === 'body' ? 'not a property of this resource' : 'not a parameter of this operation';
+    const unknownErrors = unknownKeys.map((key) => ({ field: shownKey(key), message }));
     const rest = Object.fromEntries(Object.entries(value as object).filter(([key]) => known.has(key)));
     try {
       await super.transform(rest, metadata);
     } catch (error) {
       if (error instanceof ProblemException && error.extras.errors) {
-        throw validationProblem([...unknownErrors, ...error.extras.errors]);
+        throw validationProblem([...error.extras.errors, ...unknownErrors]);
       }
       throw error;
     }
@@ -68,6 +67,13 @@ export class StrictValidationPipe extends ValidationPipe {
     }
     return known;
   }
+}
+
+/** Longest unknown key shown whole in a 400. */
+const MAX_SHOWN_KEY = 64;
+
+function shownKey(key: string): string {
+  return key.length > MAX_SHOWN_KEY ? `${key.slice(0, MAX_SHOWN_KEY)}…` : key;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
