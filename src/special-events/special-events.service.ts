@@ -237,53 +237,59 @@ export class SpecialEventsService {
         { field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` },
       ]);
     }
-    let current = await this.get(eventId);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) {
-        throw new ProblemException(
-          412,
-          `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
+      // Each attempt, from its read to its write, in the event's turn with this instance's sales
+      // (EventSeats.inTurn): a stream of them would otherwise change the tickets sold between
+      // every read and write.
+      const updated = await this.seats.inTurn(eventId, async () => {
+        const current = await this.get(eventId);
+        if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) {
+          throw new ProblemException(
+            412,
+            `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
+          );
+        }
+        const next = withDerivedColumns(
+          {
+            eventId,
+            name: changes.name ?? current.name,
+            location: changes.location ?? current.location,
+            eventDescription: changes.eventDescription ?? current.eventDescription,
+            dates: changes.dates ?? current.dates,
+            price: changes.price ?? current.price,
+            // null removes the limit; absent keeps it.
+            capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+            ticketsSold: current.ticketsSold,
+          },
+          current.version + 1,
         );
-      }
-      const next = withDerivedColumns(
-        {
-          eventId,
-          name: changes.name ?? current.name,
-          location: changes.location ?? current.location,
-          eventDescription: changes.eventDescription ?? current.eventDescription,
-          dates: changes.dates ?? current.dates,
-          price: changes.price ?? current.price,
-          // null removes the limit; absent keeps it.
-          capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
-          ticketsSold: current.ticketsSold,
-        },
-        current.version + 1,
-      );
-      // Dates this update removes may not have tickets: looked for now, and the UPDATE then
-      // requires the tickets sold read with `current` (a sale since could be for a removed date).
-      const kept = new Set(indexedDates(next.dates));
-      const removed = indexedDates(current.dates).filter((date) => !kept.has(date));
-      const inUse = await this.participants.datesInUse(eventId, removed);
-      if (inUse.length > 0) {
-        throw new ProblemException(
-          409,
-          `Tickets are sold for ${inUse.join(', ')}, which this change would remove from the event's dates; ` +
-            'keep those dates. Nothing was changed.',
-          { type: DATES_HAVE_TICKETS_PROBLEM_TYPE },
-        );
-      }
-      if (await this.writeHealth.track(this.store.update(next, current.version, removed.length > 0))) return next;
-      // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
-      // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
-      const after = await this.get(eventId);
-      if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
-        throw new ProblemException(
-          409,
-          `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
-            `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
-        );
-      }
-      current = after;
+        // Dates this update removes may not have tickets: looked for now, and the UPDATE then
+        // requires the tickets sold read with `current` (a sale since could be for a removed date).
+        const kept = new Set(indexedDates(next.dates));
+        const removed = indexedDates(current.dates).filter((date) => !kept.has(date));
+        const inUse = await this.participants.datesInUse(eventId, removed);
+        if (inUse.length > 0) {
+          throw new ProblemException(
+            409,
+            `Tickets are sold for ${inUse.join(', ')}, which this change would remove from the event's dates; ` +
+              'keep those dates. Nothing was changed.',
+            { type: DATES_HAVE_TICKETS_PROBLEM_TYPE },
+          );
+        }
+        if (await this.writeHealth.track(this.store.update(next, current.version, removed.length > 0))) return next;
+        // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
+        // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
+        const after = await this.get(eventId);
+        if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
+          throw new ProblemException(
+            409,
+            `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
+              `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
+          );
+        }
+        return undefined;
+      });
+      if (updated) return updated;
     }
     throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
       headers: { 'Retry-After': '1' },
