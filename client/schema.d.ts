@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Update special event
-         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing.
+         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is `dates` without an ISO date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`).
          */
         patch: operations["updateSpecialEvent"];
         trace?: never;
@@ -1852,7 +1852,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold; the stored event is unchanged.
+             * @description The capacity given is below the tickets already sold, or the new `dates` leave out a date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`, the detail names the dates); the stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -4267,7 +4267,7 @@ export interface operations {
             /**
              * @description This Idempotency-Key was already used by this user for a different request (method, path or body).
              *
-             *     `ticketDate` is not one of the event's ISO dates (`urn:museum:problem:not-an-event-date`), or the museum is closed that day (`urn:museum:problem:museum-closed`); or this Idempotency-Key was already used by this user for a different request.
+             *     `ticketDate` is not one of the event's ISO dates (`urn:museum:problem:not-an-event-date`), or the museum is closed that day (`urn:museum:problem:museum-closed`; for an event ticket, closed by an exception); or this Idempotency-Key was already used by this user for a different request.
              */
             422: {
                 headers: {

@@ -10,8 +10,20 @@ export interface SqlStatement {
   readonly parameters: readonly unknown[];
 }
 
-/** Attempts of a guarded transaction that deadlocks or loses a Galera certification conflict. */
-const GUARDED_ATTEMPTS = 20;
+/**
+ * How long a guarded transaction that keeps deadlocking or losing Galera certification conflicts
+ * is run again. Each loss means another transaction on the same row committed, so the row makes
+ * progress; a count of attempts ran out for some buyers of an on-sale moment on two Galera nodes
+ * (a 503 while the cluster was healthy), a bound in time does not while the cluster is healthy.
+ * Past it the error stands: 503 with Retry-After.
+ */
+export const CONFLICT_RETRY_MS = 5_000;
+
+/**
+ * The pauses between attempts: exponential from 1 ms up to this cap, with full jitter (a random
+ * fraction of it), so that the losers of one conflict do not meet again at once.
+ */
+export const CONFLICT_BACKOFF_CAP_MS = 8;
 
 /**
  * Plain SQL with `?` placeholders for a module's own tables, the same text on SQLite and MySQL:
@@ -77,13 +89,10 @@ export class SqlStatements {
    * what follows from its decision is kept with it or not at all. Resolves with null when the
    * guard changed nothing (nothing else ran), else with the rows each of `then` changed. A
    * transaction rolled back by a deadlock, or on Galera by a certification conflict with a write
-   * committed first on another node, is run again, up to `attempts` times in all.
+   * committed first on another node, is run again after a jittered pause, for up to
+   * CONFLICT_RETRY_MS.
    */
-  async transactionIf(
-    guard: SqlStatement,
-    then: readonly SqlStatement[],
-    attempts = GUARDED_ATTEMPTS,
-  ): Promise<number[] | null> {
+  async transactionIf(guard: SqlStatement, then: readonly SqlStatement[]): Promise<number[] | null> {
     const db = sqliteConnectionOf(this.dataSource);
     if (db !== undefined) {
       const guardStatement = this.statement(db, guard.sql);
@@ -93,6 +102,7 @@ export class SqlStatements {
         return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
       });
     }
+    const deadline = Date.now() + CONFLICT_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.dataSource.transaction(async (manager) => {
@@ -106,8 +116,9 @@ export class SqlStatements {
           return changed;
         });
       } catch (error) {
-        if (!isRolledBack(error) || attempt >= attempts) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        if (!isRolledBack(error) || Date.now() >= deadline) throw error;
+        const pause = Math.random() * Math.min(CONFLICT_BACKOFF_CAP_MS, 2 ** (attempt - 1));
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }

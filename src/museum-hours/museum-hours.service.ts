@@ -237,6 +237,18 @@ export class MuseumHoursService {
     return exception;
   }
 
+  /**
+   * Whether `date` is closed by an exception (not merely a weekday without hours): the one kind of
+   * closing that refuses special-event tickets too, since events need not keep the regular week.
+   */
+  async closedByException(date: string): Promise<boolean> {
+    const rows = await this.sql.select<{ closed: number | string }>(
+      'SELECT closed FROM museum_hours_exceptions WHERE day = ?',
+      [date],
+    );
+    return rows.length > 0 && Number(rows[0].closed) === 1;
+  }
+
   /** Removes the exception of `date` (404 when it has none): the week's hours apply again. */
   async deleteException(date: string): Promise<void> {
     const removed = await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date]);

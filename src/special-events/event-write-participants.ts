@@ -24,6 +24,14 @@ export interface SqlStatement {
  */
 export interface EventWriteParticipant {
   statementsFor(change: EventChange): readonly SqlStatement[];
+
+  /**
+   * Of an event's ISO `dates`, those this module still holds something for (tickets sold for
+   * them): an update may not remove them. A read, outside the update's transaction; the update
+   * then requires the event's tickets sold to be the count read before it, so a sale that gets
+   * in between makes it read again.
+   */
+  datesInUse?(eventId: string, dates: readonly string[]): Promise<readonly string[]>;
 }
 
 const NONE: readonly SqlStatement[] = [];
@@ -39,6 +47,15 @@ export class EventWriteParticipants {
 
   join(participant: EventWriteParticipant): void {
     this.participants.push(participant);
+  }
+
+  /** The dates of `dates` that any participant holds something for, ascending (none: empty). */
+  async datesInUse(eventId: string, dates: readonly string[]): Promise<string[]> {
+    if (dates.length === 0) return [];
+    const answers = await Promise.all(
+      this.participants.map((participant) => participant.datesInUse?.(eventId, dates) ?? Promise.resolve([])),
+    );
+    return [...new Set(answers.flat())].sort();
   }
 
   /** Every participant's statements for `change`, in the order they joined. */

@@ -228,7 +228,8 @@ export class SpecialEventsController {
       "field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a " +
       '400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ' +
       'ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` ' +
-      'removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing.',
+      'removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is `dates` ' +
+      'without an ISO date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`).',
   })
   @ApiConsumes(MERGE_PATCH_MEDIA_TYPE, 'application/json')
   @ApiBody({ type: UpdateSpecialEventDto })
@@ -249,7 +250,10 @@ export class SpecialEventsController {
     404,
     {
       status: 409,
-      description: 'The capacity given is below the tickets already sold; the stored event is unchanged.',
+      description:
+        'The capacity given is below the tickets already sold, or the new `dates` leave out a date that active tickets ' +
+        'are sold for (`urn:museum:problem:dates-have-tickets`, the detail names the dates); the stored event is ' +
+        'unchanged.',
       detail:
         'capacity 10 is below the 12 tickets already sold for this event; give at least 12, or null for no limit. Nothing was changed.',
     },

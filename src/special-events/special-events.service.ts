@@ -12,6 +12,7 @@ import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../database/event-dates.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventSeats } from './event-seats.js';
+import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
 import { type ListPosition, SpecialEventsStore } from './special-events.store.js';
@@ -31,6 +32,9 @@ const UPDATE_ATTEMPTS = 10;
  * (sales alone never move the version, so only a storm of updates exhausts them: 503, retry).
  */
 const RESERVE_ATTEMPTS = 10;
+
+/** An update would remove dates that tickets were sold for (409). */
+export const DATES_HAVE_TICKETS_PROBLEM_TYPE = 'urn:museum:problem:dates-have-tickets';
 
 /** What reserveTicket did (see there). */
 export type TicketReservation =
@@ -141,6 +145,7 @@ export class SpecialEventsService {
     private readonly writeHealth: WriteHealth,
     private readonly cursorKeys: CursorSigningKeys,
     private readonly seats: EventSeats,
+    private readonly participants: EventWriteParticipants,
   ) {}
 
   /**
@@ -283,41 +288,60 @@ export class SpecialEventsService {
         { field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` },
       ]);
     }
-    let current = await this.get(eventId);
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
-      if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etagOf(current))) {
-        throw new ProblemException(
-          412,
-          `If-None-Match names the event as it is now (${etagOf(current)}), or * and the event exists; nothing was changed.`,
+      // Each attempt, from its read to its write, in the event's turn with this instance's sales
+      // (EventSeats.inTurn): a stream of them would otherwise change the tickets sold between
+      // every read and write.
+      const updated = await this.seats.inTurn(eventId, async () => {
+        const current = await this.get(eventId);
+        if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
+        if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etagOf(current))) {
+          throw new ProblemException(
+            412,
+            `If-None-Match names the event as it is now (${etagOf(current)}), or * and the event exists; nothing was changed.`,
+          );
+        }
+        const next = withDerivedColumns(
+          {
+            eventId,
+            name: changes.name ?? current.name,
+            location: changes.location ?? current.location,
+            eventDescription: changes.eventDescription ?? current.eventDescription,
+            dates: changes.dates ?? current.dates,
+            price: changes.price ?? current.price,
+            // null removes the limit; absent keeps it.
+            capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+            ticketsSold: current.ticketsSold,
+          },
+          current.version + 1,
         );
-      }
-      const next = withDerivedColumns(
-        {
-          eventId,
-          name: changes.name ?? current.name,
-          location: changes.location ?? current.location,
-          eventDescription: changes.eventDescription ?? current.eventDescription,
-          dates: changes.dates ?? current.dates,
-          price: changes.price ?? current.price,
-          // null removes the limit; absent keeps it.
-          capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
-          ticketsSold: current.ticketsSold,
-        },
-        current.version + 1,
-      );
-      if (await this.writeHealth.track(this.store.update(next, current.version))) return next;
-      // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
-      // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
-      const after = await this.get(eventId);
-      if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
-        throw new ProblemException(
-          409,
-          `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
-            `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
-        );
-      }
-      current = after;
+        // Dates this update removes may not have tickets: looked for now, and the UPDATE then
+        // requires the tickets sold read with `current` (a sale since could be for a removed date).
+        const kept = new Set(indexedDates(next.dates));
+        const removed = indexedDates(current.dates).filter((date) => !kept.has(date));
+        const inUse = await this.participants.datesInUse(eventId, removed);
+        if (inUse.length > 0) {
+          throw new ProblemException(
+            409,
+            `Tickets are sold for ${inUse.join(', ')}, which this change would remove from the event's dates; ` +
+              'keep those dates. Nothing was changed.',
+            { type: DATES_HAVE_TICKETS_PROBLEM_TYPE },
+          );
+        }
+        if (await this.writeHealth.track(this.store.update(next, current.version, removed.length > 0))) return next;
+        // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
+        // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
+        const after = await this.get(eventId);
+        if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
+          throw new ProblemException(
+            409,
+            `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
+              `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
+          );
+        }
+        return undefined;
+      });
+      if (updated) return updated;
     }
     throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
       headers: { 'Retry-After': '1' },

@@ -94,11 +94,12 @@ export abstract class SpecialEventsStore {
 
   /**
    * Replaces the stored event by `event` if its version is still `expectedVersion` and, when
-   * `event.capacity` is not null, its tickets sold are still `event.ticketsSold` and at most that
-   * capacity: true, or false when not (updated meanwhile, deleted, a ticket sold meanwhile, or the
-   * capacity below the tickets sold). `event.version` is the new version; tickets sold are kept.
+   * `event.capacity` is not null or `soldUnchanged`, its tickets sold are still `event.ticketsSold`
+   * (and at most that capacity): true, or false when not (updated meanwhile, deleted, a ticket
+   * sold meanwhile, or the capacity below the tickets sold). `event.version` is the new version;
+   * tickets sold are kept.
    */
-  abstract update(event: SpecialEvent, expectedVersion: number): Promise<boolean>;
+  abstract update(event: SpecialEvent, expectedVersion: number, soldUnchanged?: boolean): Promise<boolean>;
 }
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
@@ -320,15 +321,16 @@ const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id
 const DELETE_IF_SQL =
   'DELETE FROM special_events WHERE event_id = ? AND version = ? AND (capacity IS NULL OR tickets_sold = ?)';
 /**
- * The update, decided by the database: the version must still be the one read and, when the event
- * will have a capacity, the tickets sold must still be the count read (the representation, and
- * its ETag, show what is left) and must not exceed the new capacity.
+ * The update, decided by the database: the version must still be the one read; when the event
+ * will have a capacity, or the update removes dates (whose tickets were looked for), the tickets
+ * sold must still be the count read (the representation, and its ETag, show what is left; a sale
+ * since the look could be for a removed date); and they must not exceed the new capacity.
  */
 const UPDATE_SQL =
   'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, version = ?, sort_date = ? ' +
-  'WHERE event_id = ? AND version = ? AND (? IS NULL OR (tickets_sold = ? AND tickets_sold <= ?))';
+  'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
 
-function updateParameters(event: SpecialEvent, expectedVersion: number): unknown[] {
+function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
   return [
     event.name,
     event.location,
@@ -340,8 +342,9 @@ function updateParameters(event: SpecialEvent, expectedVersion: number): unknown
     event.sortDate,
     event.eventId,
     expectedVersion,
-    event.capacity,
+    event.capacity !== null || soldUnchanged ? 1 : 0,
     event.ticketsSold,
+    event.capacity,
     event.capacity,
   ];
 }
@@ -489,11 +492,12 @@ export class RepositorySpecialEventsStore extends SpecialEventsStore {
     return this.mariadb;
   }
 
-  async update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
+  async update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
     const joined = this.participants.statementsFor({ kind: 'updated', event });
     return this.transaction(async (manager) => {
       // A structured result, for the number of rows the UPDATE matched.
-      const result = await manager.queryRunner?.query(UPDATE_SQL, updateParameters(event, expectedVersion), true);
+      const parameters = updateParameters(event, expectedVersion, soldUnchanged);
+      const result = await manager.queryRunner?.query(UPDATE_SQL, parameters, true);
       if (!(result as { affected?: number } | undefined)?.affected) return false;
       await manager.delete(SpecialEventDate, { eventId: event.eventId });
       const dates = dateRows([event]);
@@ -748,9 +752,9 @@ export class SqliteSpecialEventsStore extends SpecialEventsStore {
     });
   }
 
-  update(event: SpecialEvent, expectedVersion: number): Promise<boolean> {
+  update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
     const { groupCommit, update, deleteDates, insertDates } = this.connection();
-    const parameters = updateParameters(event, expectedVersion);
+    const parameters = updateParameters(event, expectedVersion, soldUnchanged);
     const dates = JSON.stringify(indexedDates(event.dates));
     const joined = this.joined({ kind: 'updated', event });
     this.dataSource.logger.logQuery(update.source);

@@ -53,7 +53,8 @@ export class TicketsController {
       status: 422,
       description:
         "`ticketDate` is not one of the event's ISO dates (`urn:museum:problem:not-an-event-date`), or the museum is " +
-        'closed that day (`urn:museum:problem:museum-closed`); or this Idempotency-Key was already used by this user ' +
+        'closed that day (`urn:museum:problem:museum-closed`; for an event ticket, closed by an exception); or this ' +
+        'Idempotency-Key was already used by this user ' +
         'for a different request.',
       detail: '2026-12-03 is not a date of this event; its dates are 2026-12-01, 2026-12-05.',
     },

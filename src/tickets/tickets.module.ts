@@ -31,12 +31,17 @@ import { cancelEventTicketsStatement, TicketsService } from './tickets.service.j
   ],
 })
 export class TicketsModule implements OnModuleInit {
-  constructor(private readonly participants: EventWriteParticipants) {}
+  constructor(
+    private readonly participants: EventWriteParticipants,
+    private readonly tickets: TicketsService,
+  ) {}
 
   onModuleInit(): void {
     this.participants.join({
       statementsFor: (change) =>
         change.kind === 'deleted' ? [cancelEventTicketsStatement(change.eventId, Date.now())] : [],
+      // An event's update may not take away a date its active tickets admit on.
+      datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
     });
   }
 }

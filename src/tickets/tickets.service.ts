@@ -5,6 +5,7 @@ import { ProblemException, validationProblem } from '../common/problem/problem.j
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../config/museum-clock.js';
+import { indexedDates } from '../database/event-dates.js';
 import { SqlStatements, type SqlStatement } from '../database/sql-statements.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
@@ -136,19 +137,13 @@ export class TicketsService {
     });
     if (body.ticketType === 'event') {
       const eventId = body.eventId as string;
+      if (await this.hours.closedByException(body.ticketDate))
+        throw await this.closedForEvent(eventId, body.ticketDate);
       const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
         insert(event.price, event.eventId),
       ]);
-      if (reservation.outcome === 'no-event') {
-        throw new ProblemException(404, `No special event has eventId ${eventId}.`);
-      }
-      if (reservation.outcome === 'not-a-date') {
-        const dates =
-          reservation.dates.length === 0 ? 'it has no ISO date' : `its dates are ${reservation.dates.join(', ')}`;
-        throw new ProblemException(422, `${body.ticketDate} is not a date of this event; ${dates}.`, {
-          type: NOT_AN_EVENT_DATE_PROBLEM_TYPE,
-        });
-      }
+      if (reservation.outcome === 'no-event') throw noEvent(eventId);
+      if (reservation.outcome === 'not-a-date') throw notAnEventDate(body.ticketDate, reservation.dates);
       if (reservation.outcome === 'sold-out') {
         throw soldOut(`This event is sold out: all ${reservation.capacity} of its tickets are sold.`);
       }
@@ -162,11 +157,7 @@ export class TicketsService {
       };
     }
     const admission = await this.hours.admitGeneral(body.ticketDate, [insert(this.generalAdmissionPrice, null)]);
-    if (admission.outcome === 'closed') {
-      throw new ProblemException(422, `The museum is closed on ${body.ticketDate}.`, {
-        type: MUSEUM_CLOSED_PROBLEM_TYPE,
-      });
-    }
+    if (admission.outcome === 'closed') throw museumClosed(body.ticketDate);
     if (admission.outcome === 'sold-out') {
       throw soldOut(`General admission is sold out on ${body.ticketDate}: all ${admission.capacity} tickets are sold.`);
     }
@@ -177,6 +168,34 @@ export class TicketsService {
       ticketDate: body.ticketDate,
       confirmationCode,
     };
+  }
+
+  /**
+   * The refusal of an event ticket for a date closed by an exception: still 404 for no such event
+   * and 422 not-an-event-date first, as when the museum is open.
+   */
+  private async closedForEvent(eventId: string, date: string): Promise<ProblemException> {
+    let eventDates: readonly string[];
+    try {
+      eventDates = (await this.events.get(eventId)).dates;
+    } catch (error) {
+      if (error instanceof ProblemException && error.getStatus() === 404) return noEvent(eventId);
+      throw error;
+    }
+    const dates = indexedDates(eventDates);
+    return dates.includes(date) ? museumClosed(date) : notAnEventDate(date, dates);
+  }
+
+  /**
+   * Of the event's `dates`, those with an active ticket (SpecialEventsService.update refuses to
+   * remove them). Checked-in and cancelled tickets hold no date: they are done with.
+   */
+  async activeDates(eventId: string, dates: readonly string[]): Promise<string[]> {
+    const rows = await this.sql.select<{ ticket_date: string }>(
+      `SELECT DISTINCT ticket_date FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${dates.map(() => '?').join(', ')})`,
+      [eventId, ...dates],
+    );
+    return rows.map((row) => row.ticket_date);
   }
 
   async get(ticketId: string): Promise<TicketResponse> {
@@ -269,6 +288,21 @@ export class TicketsService {
     const rows = await this.sql.select<TicketRow>(`SELECT ${COLUMNS} FROM tickets WHERE ${column} = ?`, [value]);
     return rows[0] ?? null;
   }
+}
+
+function noEvent(eventId: string): ProblemException {
+  return new ProblemException(404, `No special event has eventId ${eventId}.`);
+}
+
+function notAnEventDate(date: string, eventDates: readonly string[]): ProblemException {
+  const dates = eventDates.length === 0 ? 'it has no ISO date' : `its dates are ${eventDates.join(', ')}`;
+  return new ProblemException(422, `${date} is not a date of this event; ${dates}.`, {
+    type: NOT_AN_EVENT_DATE_PROBLEM_TYPE,
+  });
+}
+
+function museumClosed(date: string): ProblemException {
+  return new ProblemException(422, `The museum is closed on ${date}.`, { type: MUSEUM_CLOSED_PROBLEM_TYPE });
 }
 
 function soldOut(detail: string): ProblemException {

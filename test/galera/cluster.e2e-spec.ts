@@ -368,6 +368,57 @@ describe('the built service on a three-node Galera cluster', () => {
     }
   });
 
+  it('an on-sale moment: 6,000 buyers for 2,000 seats, 64 in flight over two instances on two nodes: 2,000 sold, every other buyer 409 sold-out, no 503', async () => {
+    const buyers = [services[0], services[1]] as RunningService[];
+    const eventId = crypto.randomUUID();
+    const created = await create(buyers[0] as RunningService, { ...body(eventId, 'Galera on-sale'), capacity: 2000 });
+    expect(created.status).toBe(201);
+    const purchase = { ticketType: 'event', eventId, ticketDate: '2027-03-01' };
+    const answers: { status: number; type?: string; ms: number; instance: number }[] = [];
+    let next = 0;
+    // 64 clients, each buying one ticket after another; buyer i goes to instance i % 2.
+    const client = async (): Promise<void> => {
+      for (let buyer = next++; buyer < 6000; buyer = next++) {
+        const instance = buyer % 2;
+        // A buyer's client retries a request whose connection closed before an answer, with the
+        // same Idempotency-Key (so never buying twice); a 503 it does not retry.
+        const key = crypto.randomUUID();
+        let answer: Answer | undefined;
+        for (let attempt = 1; answer === undefined; attempt += 1) {
+          try {
+            answer = await send((buyers[instance] as RunningService).baseUrl, 'POST', '/tickets', purchase, {
+              'Idempotency-Key': key,
+            });
+          } catch (error) {
+            if (attempt >= 3) throw error;
+          }
+        }
+        const type = answer.status === 201 ? undefined : (JSON.parse(answer.body) as { type?: string }).type;
+        answers.push({ status: answer.status, type, ms: answer.ms, instance });
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, client));
+    const counted = answers.reduce<Record<string, number>>((all, { status, type }) => {
+      const key = type === undefined ? String(status) : `${status} ${type}`;
+      return { ...all, [key]: (all[key] ?? 0) + 1 };
+    }, {});
+    const latencies = answers.map(({ ms }) => ms).toSorted((a, b) => a - b);
+    const p99 = latencies[Math.floor(latencies.length * 0.99)];
+    process.stdout.write(`[galera] on-sale over two instances: ${JSON.stringify(counted)}, p99 ${p99} ms\n`);
+    expect(counted).toEqual({ 201: 2000, '409 urn:museum:problem:sold-out': 4000 });
+    for (const node of [0, 1, 2]) {
+      const count = async (): Promise<number> => {
+        const [row] = await cluster.query<RowDataPacket[]>(
+          node,
+          `SELECT COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE event_id = '${eventId}'`,
+        );
+        return Number(row?.n);
+      };
+      await until(`the tickets on node ${node}`, 10_000, async () => (await count()) >= 2000);
+      expect(await count(), `tickets on node ${node}`).toBe(2000);
+    }
+  }, 300_000);
+
   it('created on one instance, deleted on another, its eventId free again on a third', async () => {
     for (let cycle = 0; cycle < 30; cycle += 1) {
       const [a, b, c] = [0, 1, 2].map((offset) => services[(cycle + offset) % 3] as RunningService) as [
