@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
+import { TicketsService } from '../src/tickets/tickets.service.js';
 import { expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
 import { decodeQr, seedTicket } from './helpers/tickets.js';
@@ -279,5 +280,75 @@ describe('tickets: unknown codes are counted like wrong passwords', () => {
     // Known codes are never counted: the second user's refusals are 409s, not steps towards a 429.
     for (let i = 0; i < 4; i++)
       expectProblem(await checkInCode(t, confirmationCode, SECOND_DOOR_AUTH), 409, '/check-ins');
+  });
+});
+
+describe('tickets: a door scanning many known codes at once is never refused; unknown codes stay bounded', () => {
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' });
+
+  beforeAll(async () => {
+    await addUsers(t);
+  }, 60_000);
+
+  beforeEach(() => fakeClock(NOW));
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Holds every check-in by code at the door of the service until `expected` of them are inside
+   * it, so that they overlap for certain, and counts how many were inside at once.
+   */
+  function allTogether(expected: number): { readonly most: () => number } {
+    const service = t.app.get(TicketsService);
+    const checkInByCode = service.checkInByCode.bind(service);
+    let inside = 0;
+    let most = 0;
+    let resolve = (): void => undefined;
+    const everyoneIn = new Promise<void>((done) => (resolve = done));
+    vi.spyOn(service, 'checkInByCode').mockImplementation(async (...args) => {
+      inside++;
+      most = Math.max(most, inside);
+      if (inside === expected) resolve();
+      // A safety bound only: the assertion on most() fails if they did not all arrive.
+      await Promise.race([everyoneIn, new Promise((done) => setTimeout(done, 10_000))]);
+      try {
+        return await checkInByCode(...args);
+      } finally {
+        inside--;
+      }
+    });
+    return { most: () => most };
+  }
+
+  it('40 concurrent scans of 40 valid codes by one user: 40 × 200, no 429 (the limit is 5)', async () => {
+    const tickets = await Promise.all(Array.from({ length: 40 }, () => seedTicket(t, { ticketDate: TODAY })));
+    const probe = allTogether(40);
+    const answers = await Promise.all(tickets.map(({ confirmationCode }) => checkInCode(t, confirmationCode)));
+    expect(answers.map(({ status }) => status)).toEqual(Array.from({ length: 40 }, () => 200));
+    expect(probe.most()).toBe(40);
+  });
+
+  it('25 concurrent scans of one ticket: exactly one 200 and 24 × 409, no 429', async () => {
+    const { confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
+    const probe = allTogether(25);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => checkInCode(t, confirmationCode)));
+    const statuses = answers.map(({ status }) => status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(24);
+    expect(probe.most()).toBe(25);
+  });
+
+  it('40 concurrent unknown codes from another door: exactly 5 are looked up (404), 35 × 429; then a real code is 429 too', async () => {
+    await t.app.get(UsersService).add('door-3', 'door-password-33333', 'box-office');
+    const auth = basicHeader('door-3', 'door-password-33333');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => checkInCode(t, `ticket-${String(i).padStart(22, 'x')}`, auth)),
+    );
+    const statuses = answers.map(({ status }) => status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    const { confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
+    expectProblem(await checkInCode(t, confirmationCode, auth), 429, '/check-ins');
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { FailureLimiter } from '../auth/failure-limiter.js';
+import { GuessGate } from '../auth/guess-gate.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
@@ -83,7 +83,7 @@ export class TicketsService {
   constructor(
     private readonly sql: SqlStatements,
     private readonly clock: MuseumClock,
-    private readonly limiter: FailureLimiter,
+    private readonly guesses: GuessGate,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     @InjectConfig() config: AppConfig,
@@ -196,31 +196,27 @@ export class TicketsService {
   /**
    * Checks in the ticket whose confirmation code a scanner read. An unknown code is a 404 and
    * counts as a failed attempt for this user from this address (FailureLimiter), so that guessing
-   * codes meets a 429 as guessing passwords does.
+   * codes meets a 429 as guessing passwords does; a known one never counts, however many are
+   * scanned at once (GuessGate bounds the lookups in flight instead).
    */
   async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
-    const guesses = codeGuessesOf(username);
-    const retryAfter = this.limiter.retryAfterSeconds(address, guesses);
-    if (retryAfter > 0) {
+    const today = this.clock.today();
+    const guess = await this.guesses.check(
+      address,
+      codeGuessesOf(username),
+      async () => {
+        const changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
+        return { changed, ticket: await this.findOrNull('confirmation_code', code) };
+      },
+      ({ ticket }) => ticket === null,
+    );
+    if (guess.kind === 'limited') {
       throw new ProblemException(429, 'Too many unknown ticket codes from this address; try again later.', {
-        headers: { 'Retry-After': String(retryAfter) },
+        headers: { 'Retry-After': String(guess.retryAfterSeconds) },
       });
     }
-    // Counted before the lookup, as the Basic guard counts a password check, so that a burst of
-    // concurrent guesses counts at once; taken back when the code turns out to be a ticket's.
-    this.limiter.begin(address, guesses);
-    const today = this.clock.today();
-    let ticket: TicketRow | null;
-    let changed: number;
-    try {
-      changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
-      ticket = await this.findOrNull('confirmation_code', code);
-    } catch (error) {
-      this.limiter.withdraw(address, guesses);
-      throw error;
-    }
+    const { changed, ticket } = guess.value;
     if (ticket === null) throw new ProblemException(404, 'No ticket has this confirmation code.');
-    this.limiter.withdraw(address, guesses);
     if (changed === 0) throw this.refusal(ticket, today);
     return toResponse(ticket);
   }
