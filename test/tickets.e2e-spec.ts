@@ -56,8 +56,9 @@ describe('tickets: reads, QR codes and check-ins', () => {
   it('GET /tickets/{ticketId}: 200 with the ticket as sold, any letter case; 400 for a malformed id; 404 unknown', async () => {
     const eventId = randomUUID();
     const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY, eventId, price: 19.99 });
-    const res = await get(t, `/tickets/${ticketId.toUpperCase()}`, KIOSK_AUTH);
+    const res = await get(t, `/tickets/${ticketId.toUpperCase()}`, DOOR_AUTH);
     expectStatus(res, 200);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
       ticketId,
       ticketType: 'event',
@@ -88,7 +89,7 @@ describe('tickets: reads, QR codes and check-ins', () => {
 
   it('GET /tickets/{ticketId}/qr: a PNG whose QR code holds the confirmation code; checking in with what was scanned works', async () => {
     const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
-    const res = await get(t, `/tickets/${ticketId}/qr`, KIOSK_AUTH)
+    const res = await get(t, `/tickets/${ticketId}/qr`, DOOR_AUTH)
       .buffer(true)
       .parse((response, callback) => {
         const chunks: Buffer[] = [];
@@ -97,7 +98,7 @@ describe('tickets: reads, QR codes and check-ins', () => {
       });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['cache-control']).toBe('private');
+    expect(res.headers['cache-control']).toBe('no-store');
     const png = res.body as Buffer;
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const scanned = decodeQr(png);
@@ -110,6 +111,61 @@ describe('tickets: reads, QR codes and check-ins', () => {
     expectProblem(await get(t, '/tickets/123/qr'), 400, '/tickets/123/qr', true);
     const unknown = randomUUID();
     expectProblem(await get(t, `/tickets/${unknown}/qr`), 404, `/tickets/${unknown}/qr`);
+  });
+
+  it("a viewer reads a ticket without its confirmation code and the buyer's email, and not its QR code", async () => {
+    const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY, email: 'todd@example.com' });
+    const viewed = await get(t, `/tickets/${ticketId}`, KIOSK_AUTH);
+    expectStatus(viewed, 200);
+    expect(viewed.headers['cache-control']).toBe('no-store');
+    expect(viewed.body).toEqual({
+      ticketId,
+      ticketType: 'general',
+      ticketDate: TODAY,
+      price: 25,
+      status: 'active',
+      createdAt: NOW.toISOString(),
+      checkedInAt: null,
+      cancelledAt: null,
+    });
+    expect(viewed.text).not.toContain(confirmationCode);
+    expect(viewed.text).not.toContain('todd@example.com');
+    const qr = expectProblem(await get(t, `/tickets/${ticketId}/qr`, KIOSK_AUTH), 403, `/tickets/${ticketId}/qr`);
+    expect(qr.detail).toBe('This operation needs the box-office role; your role is viewer.');
+    // Box office and up read both; a check-in answers with them too, and no cache keeps any of it.
+    for (const auth of [DOOR_AUTH, AUTH]) {
+      expect((await get(t, `/tickets/${ticketId}`, auth)).body).toMatchObject({
+        confirmationCode,
+        email: 'todd@example.com',
+      });
+    }
+    const checkedIn = await checkInCode(t, confirmationCode);
+    expectStatus(checkedIn, 200);
+    expect(checkedIn.headers['cache-control']).toBe('no-store');
+    expect(checkedIn.body).toMatchObject({ confirmationCode, email: 'todd@example.com' });
+    const second = await seedTicket(t, { ticketDate: TODAY });
+    const byId = await checkIn(t, second.ticketId);
+    expectStatus(byId, 200);
+    expect(byId.headers['cache-control']).toBe('no-store');
+  });
+
+  it('a purchase answers its confirmation code with Cache-Control: no-store, and so does its replay', async () => {
+    const event = validEvent({ dates: ['2099-06-01'] });
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    const buy = (): request.Test =>
+      request(t.baseUrl)
+        .post('/tickets')
+        .set('Authorization', DOOR_AUTH)
+        .set('Idempotency-Key', `buy-${event.eventId as string}`)
+        .send({ ticketType: 'event', eventId: event.eventId, ticketDate: '2099-06-01' });
+    const bought = await buy();
+    expectStatus(bought, 201);
+    expect(bought.headers['cache-control']).toBe('no-store');
+    const replayed = await buy();
+    expectStatus(replayed, 201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers['cache-control']).toBe('no-store');
+    expect(replayed.body).toEqual(bought.body);
   });
 
   it('check-in by id: the first scan today is 200, a second 409 saying when the first was', async () => {

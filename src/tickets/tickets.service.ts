@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { GuessGate } from '../auth/guess-gate.js';
+import { type Role, roleAllows } from '../auth/roles.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
@@ -17,6 +18,13 @@ import { ticketQrPng } from './ticket-qr.js';
 export const SOLD_OUT_PROBLEM_TYPE = 'urn:museum:problem:sold-out';
 export const NOT_AN_EVENT_DATE_PROBLEM_TYPE = 'urn:museum:problem:not-an-event-date';
 export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
+
+/**
+ * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
+ * too) and the buyer's email: those who sell tickets and admit visitors. A viewer (a kiosk, a
+ * report) sees a ticket without them.
+ */
+export const READS_TICKET_SECRETS: Role = 'box-office';
 
 export const ALREADY_CHECKED_IN_PROBLEM_TYPE = 'urn:museum:problem:ticket-already-checked-in';
 export const TICKET_CANCELLED_PROBLEM_TYPE = 'urn:museum:problem:ticket-cancelled';
@@ -170,8 +178,9 @@ export class TicketsService {
     };
   }
 
-  async get(ticketId: string): Promise<TicketResponse> {
-    return toResponse(await this.find('ticket_id', ticketId));
+  /** The ticket as `reader` may see it: without its code and the buyer's email below READS_TICKET_SECRETS. */
+  async get(ticketId: string, reader: Role): Promise<TicketResponse> {
+    return toResponse(await this.find('ticket_id', ticketId), roleAllows(reader, READS_TICKET_SECRETS));
   }
 
   /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
@@ -266,15 +275,16 @@ function notFound(ticketId: string): ProblemException {
   return new ProblemException(404, `No ticket has ticketId ${ticketId}.`);
 }
 
-function toResponse(row: TicketRow): TicketResponse {
+/** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
+function toResponse(row: TicketRow, withSecrets = true): TicketResponse {
   return {
     ticketId: row.ticket_id,
     ticketType: row.ticket_type,
     ticketDate: row.ticket_date,
     ...(row.event_id === null ? {} : { eventId: row.event_id }),
-    email: row.email,
+    ...(withSecrets ? { email: row.email } : {}),
     price: Number(row.price_paid),
-    confirmationCode: row.confirmation_code,
+    ...(withSecrets ? { confirmationCode: row.confirmation_code } : {}),
     status: row.status,
     createdAt: new Date(Number(row.created_at)).toISOString(),
     checkedInAt: iso(row.checked_in_at),
