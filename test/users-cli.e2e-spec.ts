@@ -4,8 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DataSource } from 'typeorm';
+import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { UsersService } from '../src/auth/users.service.js';
+import { useTestDatabase } from './helpers/test-database.js';
 import { runUsersCli, type CliResult } from './helpers/users-cli.js';
 
 /* oxlint-disable vitest/expect-expect -- tests assert through expectResult and the expect* helpers */
@@ -346,5 +350,88 @@ describe('users CLI and service on the same database', () => {
       await sleep(1500);
       await expectCreated(t, 'erin', erin);
     });
+  }, 180_000);
+});
+
+describe('user names are NFC, without invisible characters: in the CLI, at login and for stored names', () => {
+  // On the project's database (SQLite or MariaDB): what the CLI stores, the service finds.
+  const db = useTestDatabase();
+  const NFC = 'caf\u00e9';
+  const NFD = 'cafe\u0301';
+  const password = 'cafe-password-12';
+
+  async function login(t: TestApp, username: string, secret = password): Promise<number> {
+    const res = await request(t.baseUrl)
+      .post('/special-events')
+      .set('Authorization', basicHeader(username, secret))
+      .send(validEvent());
+    return res.status;
+  }
+
+  it('the CLI stores café once whichever way it is typed, refuses look-alikes, and a login in NFD is the NFC user', async () => {
+    const cli = (args: string[], stdin?: string): Promise<CliResult> =>
+      runUsersCli(args, { databaseUrl: db.url, stdin });
+    expectResult(await cli(['add', NFC], `${password}\n`), { code: 0, stdout: /^Added user/, stderr: '' });
+    expectResult(await cli(['add', NFD], 'another-password-2\n'), {
+      code: 1,
+      stdout: '',
+      stderr: `User "${NFC}" already exists.\n`,
+    });
+    expectResult(await cli(['add', 'ad\u200bmin'], 'lookalike-password-1\n'), {
+      code: 1,
+      stdout: '',
+      stderr: /^The user name must not contain spaces, control or format characters/,
+    });
+    const users = JSON.parse((await cli(['list', '--json'])).stdout) as { username: string }[];
+    expect(users.map(({ username }) => username)).toEqual([NFC]);
+
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      // The same rules where the CLI's service is the app's: every look-alike is refused.
+      for (const invisible of ['\u00ad', '\u2060', '\u202e']) {
+        await expect(t.app.get(UsersService).add(`ad${invisible}min`, 'lookalike-password-1')).rejects.toThrow(
+          /must not contain spaces, control or format characters/,
+        );
+      }
+      expect(await login(t, NFC)).toBe(201);
+      expect(await login(t, NFD)).toBe(201);
+      expect(await login(t, `${NFC}\u200b`)).toBe(401);
+      expect(await login(t, `\u2060${NFC}`)).toBe(401);
+    } finally {
+      await t.close();
+    }
+  }, 300_000);
+
+  it('stored before the rules: an NFD name is renamed to NFC at the next migration and works; a look-alike never logs in', async () => {
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    const hash = await new PasswordHasher().hash(password);
+    const [legacy, lookalike] = [`legacy-${NFD}`, 'ad\u200bmin'];
+    try {
+      // As an older version stored them, straight into the table, with the rename not yet run.
+      const dataSource = t.app.get(DataSource);
+      for (const username of [legacy, lookalike]) {
+        await dataSource.query(
+          'INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+          [username, hash, 'editor', Date.now(), Date.now()],
+        );
+      }
+      await dataSource.query('DELETE FROM migrations WHERE name = ?', ['NormalizedUserNames1764500003700']);
+    } finally {
+      await t.close();
+    }
+    const restarted = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      expect(await login(restarted, `legacy-${NFC}`)).toBe(201);
+      expect(await login(restarted, legacy)).toBe(201);
+      expect(await login(restarted, lookalike)).toBe(401);
+      const rows = (await restarted.app.get(DataSource).query('SELECT username FROM users')) as { username: string }[];
+      expect(rows.map(({ username }) => username)).toEqual(expect.arrayContaining([`legacy-${NFC}`, lookalike]));
+      expect(rows.map(({ username }) => username)).not.toContain(legacy);
+      // The look-alike is removed by its exact spelling; the real admin-like name is untouched.
+      await restarted.app.get(UsersService).remove(lookalike);
+      expect(await restarted.app.get(UsersService).find(`legacy-${NFC}`)).not.toBeNull();
+    } finally {
+      await restarted.close();
+    }
   }, 180_000);
 });

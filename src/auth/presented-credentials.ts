@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { type BasicCredentials, parseBasicAuthorization } from './basic-credentials.js';
+import { normalizeUsername } from './user.rules.js';
 
 const PRESENTED = Symbol('presented credentials');
 
@@ -41,8 +42,9 @@ export class PresentedCredentials {
   }
 
   private static from({ username, password }: BasicCredentials, keyer: CredentialKeyer): PresentedCredentials {
-    // NFC, as the password is hashed (PasswordHasher): spellings that verify alike share a key.
-    const credentials = { username, password: password.normalize('NFC') };
+    // NFC, as user names are stored and passwords hashed (PasswordHasher): spellings that verify
+    // alike share a cache entry and a failure count.
+    const credentials = { username: normalizeUsername(username), password: password.normalize('NFC') };
     return new PresentedCredentials(keyer.keyOf(credentials), credentials);
   }
 }
