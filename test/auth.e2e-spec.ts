@@ -717,6 +717,70 @@ describe('the credential cache is keyed by the credentials, not by how the heade
   });
 });
 
+describe('user names are NFC without invisible characters, at login and for names stored before the rules', () => {
+  // Its own database, restarted: a migration is run again on rows an older version stored.
+  const db = useTestDatabase();
+  const NFC = 'caf\u00e9';
+  const NFD = 'cafe\u0301';
+  const password = 'cafe-password-12';
+
+  async function login(t: TestApp, username: string, secret = password): Promise<number> {
+    return (await post(t, basicHeader(username, secret))).status;
+  }
+
+  it('a login in NFD is the NFC user; a name with a format character is refused and never matches', async () => {
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      const users = t.app.get(UsersService);
+      await users.add(NFD, password);
+      await expect(users.add(NFC, password)).rejects.toThrow(`User "${NFC}" already exists.`);
+      for (const invisible of ['\u200b', '\u00ad', '\u2060', '\u202e']) {
+        await expect(users.add(`ad${invisible}min`, 'lookalike-password-1')).rejects.toThrow(
+          /must not contain spaces, control or format characters/,
+        );
+      }
+      expect(await login(t, NFC)).toBe(201);
+      expect(await login(t, NFD)).toBe(201);
+      expect(await login(t, `${NFC}\u200b`)).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stored before the rules: an NFD name is renamed to NFC at the next migration and works; a look-alike never logs in', async () => {
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    const hash = await new PasswordHasher().hash(password);
+    const [legacy, lookalike] = [`legacy-${NFD}`, 'ad\u200bmin'];
+    try {
+      // As an older version stored them, straight into the table, with the rename not yet run.
+      const dataSource = t.app.get(DataSource);
+      for (const username of [legacy, lookalike]) {
+        await dataSource.query(
+          'INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+          [username, hash, 'editor', Date.now(), Date.now()],
+        );
+      }
+      await dataSource.query('DELETE FROM migrations WHERE name = ?', ['NormalizedUserNames1764500003700']);
+    } finally {
+      await t.close();
+    }
+    const restarted = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      expect(await login(restarted, `legacy-${NFC}`)).toBe(201);
+      expect(await login(restarted, legacy)).toBe(201);
+      expect(await login(restarted, lookalike)).toBe(401);
+      const rows = (await restarted.app.get(DataSource).query('SELECT username FROM users')) as { username: string }[];
+      expect(rows.map(({ username }) => username)).toEqual(expect.arrayContaining([`legacy-${NFC}`, lookalike]));
+      expect(rows.map(({ username }) => username)).not.toContain(legacy);
+      // The look-alike is removed by its exact spelling; the real admin-like name is untouched.
+      await restarted.app.get(UsersService).remove(lookalike);
+      expect(await restarted.app.get(UsersService).find(`legacy-${NFC}`)).not.toBeNull();
+    } finally {
+      await restarted.close();
+    }
+  }, 180_000);
+});
+
 describe('only credentials that were sent and wrong count, per address and user name', () => {
   const LIMIT = 3;
   const ADDRESS_LIMIT = 6;
