@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get a ticket
-         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when: its event was deleted). Additive: the Museum API has no such operation.
+         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when: its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such operation.
          */
         get: operations["getTicket"];
         put?: never;
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * Get ticket QR code
-         * @description Return an image of your ticket with scannable QR code. Used for event entry. The QR code holds the ticket's confirmation code as plain text (not a URL): a door app sends it to POST /check-ins.
+         * @description Return an image of your ticket with scannable QR code. Used for event entry. The QR code holds the ticket's confirmation code as plain text (not a URL): a door app sends it to POST /check-ins. For box-office and up, since the code admits the ticket holder.
          */
         get: operations["getTicketCode"];
         put?: never;
@@ -949,15 +949,18 @@ export interface components {
              * @description The special event; only on an event ticket.
              */
             eventId?: string;
-            /** Format: email */
-            email: string | null;
+            /**
+             * Format: email
+             * @description The buyer's address, when one was given. Only for box-office and up: absent for a viewer.
+             */
+            email?: string | null;
             /**
              * @description What was paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE.
              * @example 25
              */
             price: number;
-            /** @description Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password. */
-            confirmationCode: string;
+            /** @description Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password. Only for box-office and up: absent for a viewer. */
+            confirmationCode?: string;
             /**
              * @description `active` until it is checked in at the door (`checked-in`) or its event is deleted (`cancelled`, for good).
              * @enum {string}
@@ -4548,6 +4551,24 @@ export interface operations {
                      *       "title": "Unauthorized",
                      *       "status": 401,
                      *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */

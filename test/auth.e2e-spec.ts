@@ -497,24 +497,24 @@ describe('with the default app', () => {
       expect(verify).not.toHaveBeenCalled();
     });
 
-    it('the Authorization header is hashed once per request: on a miss, a hit, a refusal and a malformed header', async () => {
+    it('the credentials are hashed once per request: on a miss, a hit and a refusal; a malformed header not at all', async () => {
       const keyOf = vi.spyOn(CredentialCache.prototype, 'keyOf');
       const user = `once-${suffix()}`;
       await t.app.get(UsersService).add(user, 'once-password-1234');
       const valid = basicHeader(user, 'once-password-1234');
       const wrong = basicHeader(user, `wrong-${suffix()}`);
-      const cases: [string | undefined, number][] = [
-        [valid, 201], // new credentials: the guard and then passport's strategy
-        [valid, 201], // cached
-        [wrong, 401], // new and wrong
-        [wrong, 401], // a cached refusal
-        ['Basic ***', 401], // not Basic credentials
-        [undefined, 401], // no header: nothing to hash
+      const cases: [string | undefined, number, number][] = [
+        [valid, 201, 1], // new credentials: the guard and then passport's strategy
+        [valid, 201, 1], // cached
+        [wrong, 401, 1], // new and wrong
+        [wrong, 401, 1], // a cached refusal
+        ['Basic ***', 401, 0], // not Basic credentials: nothing to hash
+        [undefined, 401, 0], // no header
       ];
-      for (const [authorization, status] of cases) {
+      for (const [authorization, status, hashes] of cases) {
         keyOf.mockClear();
         expect((await post(t, authorization)).status).toBe(status);
-        expect(keyOf).toHaveBeenCalledTimes(authorization === undefined ? 0 : 1);
+        expect(keyOf).toHaveBeenCalledTimes(hashes);
       }
     });
   });
@@ -612,14 +612,15 @@ describe('credential cache bounded in time and size, keyed by a keyed hash', () 
     const cache = t.app.get(CredentialCache);
     // The entries map is private; read it to check what the process keeps in memory.
     const keys = [...(cache as unknown as { entries: Map<string, unknown> }).entries.keys()];
-    expect(keys).toContain(cache.keyOf(AUTH));
+    const credentials = { username: TEST_USER, password: TEST_PASSWORD };
+    expect(keys).toContain(cache.keyOf(credentials));
     for (const key of keys) {
       expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/); // a 256-bit MAC
       expect(key).not.toContain(TEST_PASSWORD);
       expect(key).not.toContain(AUTH.slice('Basic '.length));
     }
     // Keyed: another process (another key) would not compute the same value.
-    expect(new CredentialCache({ ttlMs: 1000, maxEntries: 1 }).keyOf(AUTH)).not.toBe(cache.keyOf(AUTH));
+    expect(new CredentialCache({ ttlMs: 1000, maxEntries: 1 }).keyOf(credentials)).not.toBe(cache.keyOf(credentials));
   });
 });
 
@@ -666,6 +667,119 @@ function expectLimited(res: Response, windowSeconds: number): void {
   expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(windowSeconds);
   expect(res.headers['www-authenticate']).toBeUndefined();
 }
+
+/** The password hashes computed so far to check credentials (auth_password_checks_total on /metrics). */
+async function passwordChecks(t: TestApp): Promise<number> {
+  const res = await request(t.baseUrl).get('/metrics');
+  expectStatus(res, 200);
+  return Number(/^auth_password_checks_total (\d+)$/m.exec(res.text)?.[1]);
+}
+
+/** The same user name and password as other Authorization headers that parse to them (RFC 7617). */
+function respellings(username: string, password: string): string[] {
+  const padded = b64(`${username}:${password}`);
+  expect(padded).toMatch(/=$/);
+  const unpadded = padded.replace(/=+$/, '');
+  return [
+    `basic ${padded}`,
+    `BASIC ${padded}`,
+    `bAsIc ${padded}`,
+    `Basic  ${padded}`,
+    `Basic ${padded} `,
+    `Basic ${padded}   `,
+    `Basic ${unpadded}`,
+    `basic   ${unpadded}  `,
+    `Basic ${b64(`${username}:${password.normalize('NFD')}`)}`,
+  ];
+}
+
+describe('the credential cache is keyed by the credentials, not by how the header spells them', () => {
+  const t = useTestApp();
+
+  it('after one verification, nine respellings of the same credentials cost no password hash, right or wrong', async () => {
+    // 34 bytes of "user:password" (base64 with padding), and an accent that NFD spells differently.
+    const [username, password] = [`respelt-${suffix()}`, 'café-password-xy'];
+    await t.app.get(UsersService).add(username, password);
+    await expectAccepted(t, basicHeader(username, password));
+    const before = await passwordChecks(t);
+    for (const authorization of respellings(username, password)) await expectAccepted(t, authorization);
+    expect(await passwordChecks(t)).toBe(before);
+
+    // A refusal is one cache entry too: the respellings of a wrong password cost its one hash.
+    const wrong = 'café-wrong-passw';
+    expectUnauthorized(await post(t, basicHeader(username, wrong)), '/special-events');
+    const afterWrong = await passwordChecks(t);
+    expect(afterWrong).toBe(before + 1);
+    for (const authorization of respellings(username, wrong)) {
+      expectUnauthorized(await post(t, authorization), '/special-events');
+    }
+    expect(await passwordChecks(t)).toBe(afterWrong);
+  });
+});
+
+describe('user names are NFC without invisible characters, at login and for names stored before the rules', () => {
+  // Its own database, restarted: a migration is run again on rows an older version stored.
+  const db = useTestDatabase();
+  const NFC = 'caf\u00e9';
+  const NFD = 'cafe\u0301';
+  const password = 'cafe-password-12';
+
+  async function login(t: TestApp, username: string, secret = password): Promise<number> {
+    return (await post(t, basicHeader(username, secret))).status;
+  }
+
+  it('a login in NFD is the NFC user; a name with a format character is refused and never matches', async () => {
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      const users = t.app.get(UsersService);
+      await users.add(NFD, password);
+      await expect(users.add(NFC, password)).rejects.toThrow(`User "${NFC}" already exists.`);
+      for (const invisible of ['\u200b', '\u00ad', '\u2060', '\u202e']) {
+        await expect(users.add(`ad${invisible}min`, 'lookalike-password-1')).rejects.toThrow(
+          /must not contain spaces, control or format characters/,
+        );
+      }
+      expect(await login(t, NFC)).toBe(201);
+      expect(await login(t, NFD)).toBe(201);
+      expect(await login(t, `${NFC}\u200b`)).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stored before the rules: an NFD name is renamed to NFC at the next migration and works; a look-alike never logs in', async () => {
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    const hash = await new PasswordHasher().hash(password);
+    const [legacy, lookalike] = [`legacy-${NFD}`, 'ad\u200bmin'];
+    try {
+      // As an older version stored them, straight into the table, with the rename not yet run.
+      const dataSource = t.app.get(DataSource);
+      for (const username of [legacy, lookalike]) {
+        await dataSource.query(
+          'INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+          [username, hash, 'editor', Date.now(), Date.now()],
+        );
+      }
+      await dataSource.query('DELETE FROM migrations WHERE name = ?', ['NormalizedUserNames1764500003700']);
+    } finally {
+      await t.close();
+    }
+    const restarted = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      expect(await login(restarted, `legacy-${NFC}`)).toBe(201);
+      expect(await login(restarted, legacy)).toBe(201);
+      expect(await login(restarted, lookalike)).toBe(401);
+      const rows = (await restarted.app.get(DataSource).query('SELECT username FROM users')) as { username: string }[];
+      expect(rows.map(({ username }) => username)).toEqual(expect.arrayContaining([`legacy-${NFC}`, lookalike]));
+      expect(rows.map(({ username }) => username)).not.toContain(legacy);
+      // The look-alike is removed by its exact spelling; the real admin-like name is untouched.
+      await restarted.app.get(UsersService).remove(lookalike);
+      expect(await restarted.app.get(UsersService).find(`legacy-${NFC}`)).not.toBeNull();
+    } finally {
+      await restarted.close();
+    }
+  }, 180_000);
+});
 
 describe('only credentials that were sent and wrong count, per address and user name', () => {
   const LIMIT = 3;

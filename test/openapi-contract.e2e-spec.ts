@@ -1243,6 +1243,17 @@ const CASES: readonly Case[] = [
   {
     app: 'main',
     method: 'get',
+    path: TICKET_QR,
+    status: 403,
+    what: 'a viewer',
+    send: async (t) =>
+      send(t, 'get', `/tickets/${(await ticketToday(t)).ticketId}/qr`, {
+        headers: { Authorization: await viewer(t) },
+      }),
+  },
+  {
+    app: 'main',
+    method: 'get',
     path: TICKET,
     status: 431,
     what: 'headers over 16 KiB',

@@ -407,13 +407,34 @@ const ROUTES: Record<string, RouteCase> = {
     'GET',
     () => '/tickets',
   ),
-  'GET /tickets/:ticketId': authenticated(
-    everyRole((res) => expectStatus(res, 200)),
-    'GET',
-    async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}`,
-  ),
+  // The confirmation code admits the holder: a viewer reads a ticket without it (nor the email),
+  // and not its QR code.
+  'GET /tickets/:ticketId': {
+    async check(t, caller) {
+      const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: '2026-01-01', email: 'a@example.com' });
+      const path = `/tickets/${ticketId}`;
+      const res = await send(t, 'GET', path, caller);
+      if (caller === 'anonymous') {
+        expectUnauthorized(res, path);
+        return;
+      }
+      expectStatus(res, 200);
+      expect(res.body).toMatchObject({ ticketId });
+      if (atLeast(caller, 'box-office')) {
+        expect(res.body).toMatchObject({ confirmationCode, email: 'a@example.com' });
+      } else {
+        expect(res.body).not.toHaveProperty('confirmationCode');
+        expect(res.body).not.toHaveProperty('email');
+      }
+    },
+  },
   'GET /tickets/:ticketId/qr': authenticated(
-    everyRole((res) => expectPng(res)),
+    {
+      viewer: (res, path) => forbidden(res, path, 'box-office', 'viewer'),
+      'box-office': expectPng,
+      editor: expectPng,
+      admin: expectPng,
+    },
     'GET',
     async (t) => `/tickets/${(await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId}/qr`,
   ),

@@ -119,7 +119,7 @@ describe('POST /tickets (buyMuseumTickets)', () => {
         .send({ price: 30 }),
       200,
     );
-    const ticket = await request(t.baseUrl).get(`/tickets/${body.ticketId}`).set('Authorization', KIOSK_AUTH);
+    const ticket = await request(t.baseUrl).get(`/tickets/${body.ticketId}`).set('Authorization', DOOR_AUTH);
     expectStatus(ticket, 200);
     expect(ticket.body).toEqual({
       ticketId: body.ticketId,
@@ -252,7 +252,7 @@ describe('POST /tickets (buyMuseumTickets)', () => {
     expectStatus(bought, 201);
     const png = await request(t.baseUrl)
       .get(`/tickets/${bought.body.ticketId}/qr`)
-      .set('Authorization', KIOSK_AUTH)
+      .set('Authorization', DOOR_AUTH)
       .buffer(true)
       .parse((response, callback) => {
         const chunks: Buffer[] = [];

@@ -57,8 +57,9 @@ describe('tickets: reads, QR codes and check-ins', () => {
   it('GET /tickets/{ticketId}: 200 with the ticket as sold, any letter case; 400 for a malformed id; 404 unknown', async () => {
     const eventId = randomUUID();
     const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY, eventId, price: 19.99 });
-    const res = await get(t, `/tickets/${ticketId.toUpperCase()}`, KIOSK_AUTH);
+    const res = await get(t, `/tickets/${ticketId.toUpperCase()}`, DOOR_AUTH);
     expectStatus(res, 200);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
       ticketId,
       ticketType: 'event',
@@ -89,7 +90,7 @@ describe('tickets: reads, QR codes and check-ins', () => {
 
   it('GET /tickets/{ticketId}/qr: a PNG whose QR code holds the confirmation code; checking in with what was scanned works', async () => {
     const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
-    const res = await get(t, `/tickets/${ticketId}/qr`, KIOSK_AUTH)
+    const res = await get(t, `/tickets/${ticketId}/qr`, DOOR_AUTH)
       .buffer(true)
       .parse((response, callback) => {
         const chunks: Buffer[] = [];
@@ -98,7 +99,7 @@ describe('tickets: reads, QR codes and check-ins', () => {
       });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['cache-control']).toBe('private');
+    expect(res.headers['cache-control']).toBe('no-store');
     const png = res.body as Buffer;
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const scanned = decodeQr(png);
@@ -111,6 +112,61 @@ describe('tickets: reads, QR codes and check-ins', () => {
     expectProblem(await get(t, '/tickets/123/qr'), 400, '/tickets/123/qr', true);
     const unknown = randomUUID();
     expectProblem(await get(t, `/tickets/${unknown}/qr`), 404, `/tickets/${unknown}/qr`);
+  });
+
+  it("a viewer reads a ticket without its confirmation code and the buyer's email, and not its QR code", async () => {
+    const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: TODAY, email: 'todd@example.com' });
+    const viewed = await get(t, `/tickets/${ticketId}`, KIOSK_AUTH);
+    expectStatus(viewed, 200);
+    expect(viewed.headers['cache-control']).toBe('no-store');
+    expect(viewed.body).toEqual({
+      ticketId,
+      ticketType: 'general',
+      ticketDate: TODAY,
+      price: 25,
+      status: 'active',
+      createdAt: NOW.toISOString(),
+      checkedInAt: null,
+      cancelledAt: null,
+    });
+    expect(viewed.text).not.toContain(confirmationCode);
+    expect(viewed.text).not.toContain('todd@example.com');
+    const qr = expectProblem(await get(t, `/tickets/${ticketId}/qr`, KIOSK_AUTH), 403, `/tickets/${ticketId}/qr`);
+    expect(qr.detail).toBe('This operation needs the box-office role; your role is viewer.');
+    // Box office and up read both; a check-in answers with them too, and no cache keeps any of it.
+    for (const auth of [DOOR_AUTH, AUTH]) {
+      expect((await get(t, `/tickets/${ticketId}`, auth)).body).toMatchObject({
+        confirmationCode,
+        email: 'todd@example.com',
+      });
+    }
+    const checkedIn = await checkInCode(t, confirmationCode);
+    expectStatus(checkedIn, 200);
+    expect(checkedIn.headers['cache-control']).toBe('no-store');
+    expect(checkedIn.body).toMatchObject({ confirmationCode, email: 'todd@example.com' });
+    const second = await seedTicket(t, { ticketDate: TODAY });
+    const byId = await checkIn(t, second.ticketId);
+    expectStatus(byId, 200);
+    expect(byId.headers['cache-control']).toBe('no-store');
+  });
+
+  it('a purchase answers its confirmation code with Cache-Control: no-store, and so does its replay', async () => {
+    const event = validEvent({ dates: ['2099-06-01'] });
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    const buy = (): request.Test =>
+      request(t.baseUrl)
+        .post('/tickets')
+        .set('Authorization', DOOR_AUTH)
+        .set('Idempotency-Key', `buy-${event.eventId as string}`)
+        .send({ ticketType: 'event', eventId: event.eventId, ticketDate: '2099-06-01' });
+    const bought = await buy();
+    expectStatus(bought, 201);
+    expect(bought.headers['cache-control']).toBe('no-store');
+    const replayed = await buy();
+    expectStatus(replayed, 201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers['cache-control']).toBe('no-store');
+    expect(replayed.body).toEqual(bought.body);
   });
 
   it('check-in by id: the first scan today is 200, a second 409 saying when the first was', async () => {
@@ -322,5 +378,75 @@ describe('tickets: unknown codes are counted like wrong passwords', () => {
     // Known codes are never counted: the second user's refusals are 409s, not steps towards a 429.
     for (let i = 0; i < 4; i++)
       expectProblem(await checkInCode(t, confirmationCode, SECOND_DOOR_AUTH), 409, '/check-ins');
+  });
+});
+
+describe('tickets: a door scanning many known codes at once is never refused; unknown codes stay bounded', () => {
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' });
+
+  beforeAll(async () => {
+    await addUsers(t);
+  }, 60_000);
+
+  beforeEach(() => fakeClock(NOW));
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Holds every check-in by code at the door of the service until `expected` of them are inside
+   * it, so that they overlap for certain, and counts how many were inside at once.
+   */
+  function allTogether(expected: number): { readonly most: () => number } {
+    const service = t.app.get(TicketsService);
+    const checkInByCode = service.checkInByCode.bind(service);
+    let inside = 0;
+    let most = 0;
+    let resolve = (): void => undefined;
+    const everyoneIn = new Promise<void>((done) => (resolve = done));
+    vi.spyOn(service, 'checkInByCode').mockImplementation(async (...args) => {
+      inside++;
+      most = Math.max(most, inside);
+      if (inside === expected) resolve();
+      // A safety bound only: the assertion on most() fails if they did not all arrive.
+      await Promise.race([everyoneIn, new Promise((done) => setTimeout(done, 10_000))]);
+      try {
+        return await checkInByCode(...args);
+      } finally {
+        inside--;
+      }
+    });
+    return { most: () => most };
+  }
+
+  it('40 concurrent scans of 40 valid codes by one user: 40 × 200, no 429 (the limit is 5)', async () => {
+    const tickets = await Promise.all(Array.from({ length: 40 }, () => seedTicket(t, { ticketDate: TODAY })));
+    const probe = allTogether(40);
+    const answers = await Promise.all(tickets.map(({ confirmationCode }) => checkInCode(t, confirmationCode)));
+    expect(answers.map(({ status }) => status)).toEqual(Array.from({ length: 40 }, () => 200));
+    expect(probe.most()).toBe(40);
+  });
+
+  it('25 concurrent scans of one ticket: exactly one 200 and 24 × 409, no 429', async () => {
+    const { confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
+    const probe = allTogether(25);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => checkInCode(t, confirmationCode)));
+    const statuses = answers.map(({ status }) => status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(24);
+    expect(probe.most()).toBe(25);
+  });
+
+  it('40 concurrent unknown codes from another door: exactly 5 are looked up (404), 35 × 429; then a real code is 429 too', async () => {
+    await t.app.get(UsersService).add('door-3', 'door-password-33333', 'box-office');
+    const auth = basicHeader('door-3', 'door-password-33333');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => checkInCode(t, `ticket-${String(i).padStart(22, 'x')}`, auth)),
+    );
+    const statuses = answers.map(({ status }) => status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    const { confirmationCode } = await seedTicket(t, { ticketDate: TODAY });
+    expectProblem(await checkInCode(t, confirmationCode, auth), 429, '/check-ins');
   });
 });

@@ -6,6 +6,8 @@ import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
+import { UsersService } from '../src/auth/users.service.js';
+import { useTestDatabase } from './helpers/test-database.js';
 import { runUsersCli, type CliResult } from './helpers/users-cli.js';
 
 /**
@@ -345,4 +347,54 @@ describe('users CLI and service on the same database', () => {
       await expectCreated(t, 'erin', erin);
     });
   }, 180_000);
+});
+
+describe('user names are NFC, without invisible characters: in the CLI, at login and for stored names', () => {
+  // What the CLI stores, the service finds (the same rules on MariaDB: auth.e2e-spec.ts).
+  const db = useTestDatabase();
+  const NFC = 'caf\u00e9';
+  const NFD = 'cafe\u0301';
+  const password = 'cafe-password-12';
+
+  async function login(t: TestApp, username: string, secret = password): Promise<number> {
+    const res = await request(t.baseUrl)
+      .post('/special-events')
+      .set('Authorization', basicHeader(username, secret))
+      .send(validEvent());
+    return res.status;
+  }
+
+  it('the CLI stores café once whichever way it is typed, refuses look-alikes, and a login in NFD is the NFC user', async () => {
+    const cli = (args: string[], stdin?: string): Promise<CliResult> =>
+      runUsersCli(args, { databaseUrl: db.url, stdin });
+    expectResult(await cli(['add', NFC], `${password}\n`), { code: 0, stdout: /^Added user/, stderr: '' });
+    expectResult(await cli(['add', NFD], 'another-password-2\n'), {
+      code: 1,
+      stdout: '',
+      stderr: `User "${NFC}" already exists.\n`,
+    });
+    expectResult(await cli(['add', 'ad\u200bmin'], 'lookalike-password-1\n'), {
+      code: 1,
+      stdout: '',
+      stderr: /^The user name must not contain spaces, control or format characters/,
+    });
+    const users = JSON.parse((await cli(['list', '--json'])).stdout) as { username: string }[];
+    expect(users.map(({ username }) => username)).toEqual([NFC]);
+
+    const t = await createTestApp({ DATABASE_URL: db.url });
+    try {
+      // The same rules where the CLI's service is the app's: every look-alike is refused.
+      for (const invisible of ['\u00ad', '\u2060', '\u202e']) {
+        await expect(t.app.get(UsersService).add(`ad${invisible}min`, 'lookalike-password-1')).rejects.toThrow(
+          /must not contain spaces, control or format characters/,
+        );
+      }
+      expect(await login(t, NFC)).toBe(201);
+      expect(await login(t, NFD)).toBe(201);
+      expect(await login(t, `${NFC}\u200b`)).toBe(401);
+      expect(await login(t, `\u2060${NFC}`)).toBe(401);
+    } finally {
+      await t.close();
+    }
+  }, 300_000);
 });

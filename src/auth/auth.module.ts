@@ -12,6 +12,7 @@ import { CredentialCache } from './credential-cache.js';
 import { CredentialsEpoch } from './credentials-epoch.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
+import { GuessGate } from './guess-gate.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { PublicReadThrottler, WindowCounts } from './public-read-limit.js';
@@ -59,6 +60,7 @@ import { UsersService } from './users.service.js';
           windowMs: auth.failureWindowMs,
         }),
     },
+    { provide: GuessGate, inject: [FailureLimiter], useFactory: (limiter: FailureLimiter) => new GuessGate(limiter) },
     {
       provide: HashGate,
       inject: [APP_CONFIG],
@@ -76,7 +78,7 @@ import { UsersService } from './users.service.js';
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },
   ],
-  // FailureLimiter: tickets counts unknown check-in codes with it, as wrong passwords are counted.
-  exports: [UsersService, FailureLimiter],
+  // GuessGate: tickets counts unknown check-in codes with it, as wrong passwords are counted.
+  exports: [UsersService, GuessGate],
 })
 export class AuthModule {}

@@ -90,14 +90,14 @@ export class BasicAuthGuard extends AuthGuard('basic') {
    */
   private async authenticate(context: ExecutionContext): Promise<void> {
     const request = context.switchToHttp().getRequest<Request>();
-    // The header's one keyed hash for this request: the cache key, and all that is kept of it.
+    // The credentials' one keyed hash for this request: the cache key, and all that is kept of them.
     const presented = this.verifier.present(request);
-    // Known credentials (nearly every request) are answered from the credential cache, without
-    // parsing and without passport's per-request machinery; the rest go through the strategy.
-    const cached = presented === null ? undefined : this.verifier.cached(presented);
-    const username = cached?.username ?? presented?.credentials?.username;
     // No credentials, or a header that is not Basic credentials: nothing was guessed, nothing counts.
-    if (presented === null || username === undefined) throw this.refuse();
+    if (presented === null) throw this.refuse();
+    // Known credentials (nearly every request) are answered from the credential cache, without
+    // passport's per-request machinery; the rest go through the strategy.
+    const cached = this.verifier.cached(presented);
+    const { username } = presented.credentials;
 
     const address = clientAddress(request);
     const retryAfter = this.limiter.retryAfterSeconds(address, username);

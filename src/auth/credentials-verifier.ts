@@ -19,7 +19,7 @@ export class CredentialsVerifier {
     private readonly gate: HashGate,
   ) {}
 
-  /** The credentials `request` presents: its Authorization header, hashed once for the request. */
+  /** The credentials `request` presents in its Authorization header, parsed and hashed once for the request. */
   present(request: Request): PresentedCredentials | null {
     return PresentedCredentials.of(request, this.cache);
   }

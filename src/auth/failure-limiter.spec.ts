@@ -130,3 +130,22 @@ describe('FailureLimiter', () => {
     expect(target.retryAfterSeconds(A, 'carol')).toBe(60);
   });
 });
+
+describe('FailureLimiter.attemptsLeft', () => {
+  it('counts down to 0 with failures, by name and by address, and is back to the limit after the window', () => {
+    const time = clock();
+    const target = limiter({ now: time.now, addressLimit: 4 });
+    expect(target.attemptsLeft(A, 'alice')).toBe(3);
+    fail(target, A, 'alice', 2);
+    expect(target.attemptsLeft(A, 'alice')).toBe(1);
+    fail(target, A, 'bob', 1);
+    expect(target.attemptsLeft(A, 'alice')).toBe(1);
+    expect(target.attemptsLeft(A, 'carol')).toBe(1); // the address has 1 of 4 left
+    fail(target, A, 'alice', 1);
+    expect(target.attemptsLeft(A, 'alice')).toBe(0);
+    expect(target.retryAfterSeconds(A, 'alice')).toBeGreaterThan(0);
+    expect(target.attemptsLeft(B, 'alice')).toBe(3);
+    time.advance(WINDOW);
+    expect(target.attemptsLeft(A, 'alice')).toBe(3);
+  });
+});

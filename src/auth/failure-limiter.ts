@@ -55,6 +55,22 @@ export class FailureLimiter {
     return 0;
   }
 
+  /**
+   * How many more failures `username` may have from `address` before `retryAfterSeconds` says
+   * wait: 0 when it says so now.
+   */
+  attemptsLeft(address: string, username: string): number {
+    const { limit, addressLimit } = this.options;
+    if (this.byName.size === 0 && this.byAddress.size === 0) return Math.min(limit, addressLimit);
+    const now = this.now();
+    const pair = pairKey(address, username);
+    const byName = limit - this.failuresIn(this.byName, pair, now);
+    const byAddress = this.succeededRecently(pair, now)
+      ? Infinity
+      : addressLimit - this.failuresIn(this.byAddress, address, now);
+    return Math.max(0, Math.min(byName, byAddress));
+  }
+
   /** Counts an attempt as failed from now on: call `succeeded` if it turns out right. */
   begin(address: string, username: string): void {
     const now = this.now();
@@ -84,6 +100,12 @@ export class FailureLimiter {
   private succeededRecently(pair: string, now: number): boolean {
     const last = this.successes.get(pair);
     return last !== undefined && now - last < this.options.windowMs;
+  }
+
+  /** The failures counted for `key` in its current window. */
+  private failuresIn(windows: Map<string, Window>, key: string, now: number): number {
+    const window = windows.get(key);
+    return window === undefined || window.startedAt + this.options.windowMs <= now ? 0 : window.failures;
   }
 
   /** Milliseconds left in the window of `key` when it reached `limit`, else 0. */

@@ -3,6 +3,8 @@ import { join, relative } from 'node:path';
 import type { Request } from 'express';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
+import type { BasicCredentials } from './basic-credentials.js';
+import { CredentialCache } from './credential-cache.js';
 import { PresentedCredentials } from './presented-credentials.js';
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
@@ -20,38 +22,59 @@ function requestWith(authorization: string | undefined): { request: Request; rea
 }
 
 describe('PresentedCredentials', () => {
-  it('reads and hashes the header once per request, however often it is asked for', () => {
-    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => `key:${header.length}`) };
+  const keyerOf = () =>
+    vi.fn<(credentials: BasicCredentials) => string>(({ username, password }) => `${username}|${password}`);
+
+  it('reads, parses and hashes the header once per request, however often it is asked for', () => {
+    const keyer = { keyOf: keyerOf() };
     const { request, reads } = requestWith(`Basic ${b64('ann:pass:word')}`);
     const first = PresentedCredentials.of(request, keyer);
     const second = PresentedCredentials.of(request, keyer);
     expect(second).toBe(first);
-    expect(first?.key).toBe(`key:${`Basic ${b64('ann:pass:word')}`.length}`);
+    expect(first?.key).toBe('ann|pass:word');
     expect(keyer.keyOf).toHaveBeenCalledTimes(1);
     expect(reads()).toBe(1);
     expect(first?.credentials).toStrictEqual({ username: 'ann', password: 'pass:word' });
-    expect(first?.credentials).toBe(first?.credentials);
   });
 
   it('another request is hashed on its own', () => {
-    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => header) };
-    PresentedCredentials.of(requestWith('Basic a').request, keyer);
-    PresentedCredentials.of(requestWith('Basic a').request, keyer);
+    const keyer = { keyOf: keyerOf() };
+    PresentedCredentials.of(requestWith(`Basic ${b64('a:b')}`).request, keyer);
+    PresentedCredentials.of(requestWith(`Basic ${b64('a:b')}`).request, keyer);
     expect(keyer.keyOf).toHaveBeenCalledTimes(2);
   });
 
-  it('no header: null, and nothing is hashed', () => {
-    const keyer = { keyOf: vi.fn<(header: string) => string>((header: string) => header) };
+  it('every spelling of the same credentials has the same key; other credentials another', () => {
+    const cache = new CredentialCache({ ttlMs: 60_000, maxEntries: 10 });
+    const keyOf = (header: string): string | undefined =>
+      PresentedCredentials.of(requestWith(header).request, cache)?.key;
+    const padded = b64('ann:cafés!'); // 11 bytes: one "=" of padding
+    expect(padded).toMatch(/[^=]=$/);
+    const key = keyOf(`Basic ${padded}`);
+    expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    for (const header of [
+      `basic ${padded}`,
+      `BASIC ${padded}`,
+      `Basic   ${padded}  `,
+      `Basic ${padded.replace(/=+$/, '')}`,
+      `Basic ${b64('ann:cafés!'.normalize('NFD'))}`,
+    ]) {
+      expect(keyOf(header)).toBe(key);
+    }
+    for (const other of ['ann:cafés?', 'Ann:cafés!', 'ann:cafés!:', 'ann::cafés!']) {
+      expect(keyOf(`Basic ${b64(other)}`)).not.toBe(key);
+    }
+  });
+
+  it('no header, or one that is not Basic credentials: null, and nothing is hashed', () => {
+    const keyer = { keyOf: keyerOf() };
     const { request, reads } = requestWith(undefined);
     expect(PresentedCredentials.of(request, keyer)).toBeNull();
     expect(PresentedCredentials.of(request, keyer)).toBeNull();
-    expect(keyer.keyOf).not.toHaveBeenCalled();
     expect(reads()).toBe(1);
-  });
-
-  it('a header that is not Basic credentials is presented, with no credentials in it', () => {
-    const presented = PresentedCredentials.of(requestWith('Bearer abc').request, { keyOf: (h) => h });
-    expect(presented?.credentials).toBeNull();
+    expect(PresentedCredentials.of(requestWith('Bearer abc').request, keyer)).toBeNull();
+    expect(PresentedCredentials.of(requestWith(`Basic ${b64('no colon')}`).request, keyer)).toBeNull();
+    expect(keyer.keyOf).not.toHaveBeenCalled();
   });
 });
 

@@ -1,42 +1,50 @@
 import type { Request } from 'express';
 import { type BasicCredentials, parseBasicAuthorization } from './basic-credentials.js';
+import { normalizeUsername } from './user.rules.js';
 
 const PRESENTED = Symbol('presented credentials');
 
 type Carrier = Request & { [PRESENTED]?: PresentedCredentials | null };
 
+/** What makes the cache key of credentials (CredentialCache.keyOf). */
+export interface CredentialKeyer {
+  keyOf(credentials: BasicCredentials): string;
+}
+
 /**
  * The one door through which a request's Authorization header enters auth/. The header is read
- * from the request here and nowhere else, hashed once (the credential cache's keyed hash, `key`,
- * which is also all that in-memory maps keep of it), and parsed at most once, only when no cached
- * verdict answers. The guard and the passport strategy both see the same object.
+ * from the request here and nowhere else, parsed once, and the credentials it carries are hashed
+ * once (the credential cache's keyed hash, `key`, which is also all that in-memory maps keep of
+ * them). The key is made from the parsed user name and password, not from the header's text, so
+ * every spelling of the same credentials (`basic`, extra spaces, base64 without padding, another
+ * Unicode normalization of the password) is the same cache entry and costs no new password hash.
+ * The guard and the passport strategy both see the same object.
  */
 export class PresentedCredentials {
-  private parsed: BasicCredentials | null | undefined;
-
   private constructor(
     readonly key: string,
-    private readonly header: string,
+    readonly credentials: BasicCredentials,
   ) {}
 
   /**
-   * The credentials `request` presents (null when it has no Authorization header), made on the
-   * first call for that request and kept on it for the rest of it.
+   * The credentials `request` presents, or null when it has no Authorization header or one that
+   * is not well-formed Basic credentials; made on the first call for that request and kept on it.
    */
-  static of(request: Request, keyer: { keyOf(header: string): string }): PresentedCredentials | null {
+  static of(request: Request, keyer: CredentialKeyer): PresentedCredentials | null {
     const carrier = request as Carrier;
     let presented = carrier[PRESENTED];
     if (presented === undefined) {
-      const header = request.headers.authorization;
-      presented = header === undefined ? null : new PresentedCredentials(keyer.keyOf(header), header);
+      const parsed = parseBasicAuthorization(request.headers.authorization);
+      presented = parsed === null ? null : PresentedCredentials.from(parsed, keyer);
       carrier[PRESENTED] = presented;
     }
     return presented;
   }
 
-  /** User name and password, or null when the header is not well-formed Basic credentials. */
-  get credentials(): BasicCredentials | null {
-    if (this.parsed === undefined) this.parsed = parseBasicAuthorization(this.header);
-    return this.parsed;
+  private static from({ username, password }: BasicCredentials, keyer: CredentialKeyer): PresentedCredentials {
+    // NFC, as user names are stored and passwords hashed (PasswordHasher): spellings that verify
+    // alike share a cache entry and a failure count.
+    const credentials = { username: normalizeUsername(username), password: password.normalize('NFC') };
+    return new PresentedCredentials(keyer.keyOf(credentials), credentials);
   }
 }

@@ -2,14 +2,30 @@ import { codePointLength } from '../common/validation/validators.js';
 
 const USERNAME_MAX = 64;
 
-/** User names appear in the Basic credentials before the first colon (RFC 7617). */
+/**
+ * The one spelling of a user name, stored and looked up: Unicode NFC, as RFC 8265's
+ * UsernameCasePreserved profile has it (case kept), so that "café" typed as e + U+0301 (NFD) is
+ * the same user as "café" typed with U+00E9.
+ */
+export function normalizeUsername(username: string): string {
+  return username.normalize('NFC');
+}
+
+/**
+ * User names appear in the Basic credentials before the first colon (RFC 7617). Checked on the
+ * normalized name. Invisible characters are refused (controls, format characters such as U+200B,
+ * U+00AD, U+2060 or U+202E, private-use and unassigned code points: Unicode category C), so that
+ * no account looks like another.
+ */
 export function describeUsernameProblem(username: string): string | null {
   if (username.length === 0 || codePointLength(username) > USERNAME_MAX) {
     return `must be 1 to ${USERNAME_MAX} characters`;
   }
   if (username.includes(':')) return 'must not contain ":" (HTTP Basic separates user and password with it)';
-  if (/[\p{Cc}\p{White_Space}]/u.test(username)) return 'must not contain spaces or control characters';
   if (!username.isWellFormed()) return 'must be valid Unicode text';
+  if (/[\p{C}\p{White_Space}]/u.test(username)) {
+    return 'must not contain spaces, control or format characters (such as U+200B), or unassigned code points';
+  }
   return null;
 }
 

@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { bumpCredentialsEpoch, CredentialsEpoch } from './credentials-epoch.js';
-import { describePasswordProblem, describeUsernameProblem } from './user.rules.js';
+import { describePasswordProblem, describeUsernameProblem, normalizeUsername } from './user.rules.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { CredentialCache } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -42,11 +42,15 @@ export class UsersService {
   ) {}
 
   /**
-   * The user with exactly this name. The database compares exactly too (no trailing-space padding
+   * The user with this name, in its normalized form (NFC). The database compares exactly too (no trailing-space padding
    * on MySQL since ExactTextComparisons1764200000000); checking here as well keeps a login exact on
    * a database whose collation was changed by hand.
    */
-  async find(username: string): Promise<User | null> {
+  async find(presented: string): Promise<User | null> {
+    // Any spelling of a name finds its NFC form; a name no user could have never matches a row
+    // stored before the rules refused it (a look-alike with U+200B in it).
+    const username = normalizeUsername(presented);
+    if (describeUsernameProblem(username) !== null) return null;
     const user = await this.users.findOneBy({ username });
     return user !== null && user.username === username ? user : null;
   }
@@ -66,7 +70,8 @@ export class UsersService {
   }
 
   /** Adds a user; an editor unless told otherwise, as every user was before roles existed. */
-  async add(username: string, password: string, role: Role = 'editor'): Promise<void> {
+  async add(name: string, password: string, role: Role = 'editor'): Promise<void> {
+    const username = normalizeUsername(name);
     this.check(username, password);
     checkRole(role);
     const now = Date.now();
@@ -80,7 +85,8 @@ export class UsersService {
     await this.changed(username);
   }
 
-  async setPassword(username: string, password: string): Promise<void> {
+  async setPassword(name: string, password: string): Promise<void> {
+    const username = normalizeUsername(name);
     this.check(username, password);
     const passwordHash = await this.hasher.hash(password);
     const result = await this.users.update({ username }, { passwordHash, updatedAt: Date.now() });
@@ -99,14 +105,22 @@ export class UsersService {
   }
 
   /** Takes effect at once in this process, on other instances within a second (CredentialsEpoch). */
-  async setRole(username: string, role: Role): Promise<void> {
+  async setRole(name: string, role: Role): Promise<void> {
+    const username = normalizeUsername(name);
     checkRole(role);
     const result = await this.users.update({ username }, { role, updatedAt: Date.now() });
     await this.changed(username);
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
-  async remove(username: string): Promise<void> {
+  /**
+   * Removes the user stored under exactly `name` if there is one, else under its NFC form: a name
+   * stored before names were normalized (a look-alike, or an NFD spelling whose NFC form was
+   * taken) cannot log in, and is removed by its exact spelling.
+   */
+  async remove(name: string): Promise<void> {
+    const exact = await this.users.findOneBy({ username: name });
+    const username = exact !== null && exact.username === name ? name : normalizeUsername(name);
     const result = await this.users.delete({ username });
     await this.changed(username);
     if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
@@ -128,7 +142,8 @@ export class UsersService {
    * nothing is written, so restarting with the same ADMIN_PASSWORD changes nothing.
    * Returns whether anything changed.
    */
-  async ensure(username: string, password: string): Promise<boolean> {
+  async ensure(name: string, password: string): Promise<boolean> {
+    const username = normalizeUsername(name);
     this.check(username, password);
     const existing = await this.find(username);
     if (existing) {

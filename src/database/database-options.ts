@@ -28,6 +28,8 @@ import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql
 import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
 import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
+import { NormalizedUserNames1764500003700 as MysqlNormalizedUserNames } from './migrations/mysql/1764500003700-normalized-user-names.js';
+import { NormalizedUserNames1764500003700 as SqliteNormalizedUserNames } from './migrations/sqlite/1764500003700-normalized-user-names.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -54,6 +56,7 @@ export const MIGRATIONS = {
     SqliteEventCapacity,
     SqliteMuseumHours,
     SqliteTickets,
+    SqliteNormalizedUserNames,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -68,6 +71,7 @@ export const MIGRATIONS = {
     MysqlEventCapacity,
     MysqlMuseumHours,
     MysqlTickets,
+    MysqlNormalizedUserNames,
   ],
 } as const;
 

@@ -11,7 +11,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** 1 to 255 visible ASCII characters (issue 19). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 /** The response headers a replay repeats; the rest (request id, security headers) are per request. */
-const KEPT_HEADERS = ['content-type', 'location', 'etag'] as const;
+const KEPT_HEADERS = ['content-type', 'location', 'etag', 'cache-control'] as const;
 
 /**
  * Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) for the handler it guards

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -18,7 +18,10 @@ import { BUY_TICKETS_EXAMPLES, BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
 import { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
-import { TicketsService } from './tickets.service.js';
+import { READS_TICKET_SECRETS, TicketsService } from './tickets.service.js';
+
+/** Tickets carry the code that admits their holder (and the buyer's email): no cache keeps them. */
+const NO_STORE = 'no-store';
 
 /** The 409s of a check-in, one problem type each, so that a door app can tell them apart. */
 const CHECK_IN_CONFLICT: ProblemResponse = {
@@ -39,6 +42,7 @@ export class TicketsController {
   @Post()
   @RequiresRole('box-office')
   @HttpCode(201)
+  @Header('Cache-Control', NO_STORE)
   // Above @Idempotent(), so that they replace its 409 and 422 (decorators apply bottom-up) with this
   // operation's words, which name both causes of each.
   @ApiProblemResponses(
@@ -110,27 +114,33 @@ export class TicketsController {
 
   @Get(':ticketId')
   @RequiresRole('viewer')
+  @Header('Cache-Control', NO_STORE)
   @ApiOperation({
     operationId: 'getTicket',
     summary: 'Get a ticket',
     description:
       'The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` ' +
-      '(and when: its event was deleted). Additive: the Museum API has no such operation.',
+      '(and when: its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer ' +
+      'gets the ticket without them. Additive: the Museum API has no such operation.',
   })
   @ApiOkResponse({ description: 'The ticket.', type: TicketResponse })
   @ApiProblemResponses(400, 401, 404, 429, 431, 503)
-  get(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
-    return this.tickets.get(ticketId);
+  get(
+    @Param() { ticketId }: TicketIdParams,
+    @Req() request: Request & { user?: AuthenticatedUser },
+  ): Promise<TicketResponse> {
+    return this.tickets.get(ticketId, request.user?.role ?? 'viewer');
   }
 
   @Get(':ticketId/qr')
-  @RequiresRole('viewer')
+  @RequiresRole(READS_TICKET_SECRETS)
   @ApiOperation({
     operationId: 'getTicketCode',
     summary: 'Get ticket QR code',
     description:
       'Return an image of your ticket with scannable QR code. Used for event entry. The QR code holds the ' +
-      "ticket's confirmation code as plain text (not a URL): a door app sends it to POST /check-ins.",
+      "ticket's confirmation code as plain text (not a URL): a door app sends it to POST /check-ins. For " +
+      'box-office and up, since the code admits the ticket holder.',
   })
   @ApiProduces('image/png')
   @ApiOkResponse({
@@ -140,14 +150,15 @@ export class TicketsController {
   @ApiProblemResponses(400, 401, 404, 429, 431, 503)
   async qrCode(@Param() { ticketId }: TicketIdParams, @Res() response: Response): Promise<void> {
     const png = await this.tickets.qrCode(ticketId);
-    // The code in it admits one person: kept by the ticket holder's device only.
-    response.setHeader('Cache-Control', 'private');
+    // The code in it admits one person: kept by no cache, the caller's own included.
+    response.setHeader('Cache-Control', NO_STORE);
     response.type('image/png').send(png);
   }
 
   @Post(':ticketId/check-in')
   @RequiresRole('box-office')
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @ApiOperation({
     operationId: 'checkInTicket',
     summary: 'Check a ticket in at the door',
@@ -172,6 +183,7 @@ export class CheckInsController {
   @Post()
   @RequiresRole('box-office')
   @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
   @ApiOperation({
     operationId: 'checkInTicketCode',
     summary: "Check a ticket in from its QR code's text",

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { FailureLimiter } from '../auth/failure-limiter.js';
+import { GuessGate } from '../auth/guess-gate.js';
+import { type Role, roleAllows } from '../auth/roles.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
@@ -18,6 +19,13 @@ import { ticketQrPng } from './ticket-qr.js';
 export const SOLD_OUT_PROBLEM_TYPE = 'urn:museum:problem:sold-out';
 export const NOT_AN_EVENT_DATE_PROBLEM_TYPE = 'urn:museum:problem:not-an-event-date';
 export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
+
+/**
+ * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
+ * too) and the buyer's email: those who sell tickets and admit visitors. A viewer (a kiosk, a
+ * report) sees a ticket without them.
+ */
+export const READS_TICKET_SECRETS: Role = 'box-office';
 
 export const ALREADY_CHECKED_IN_PROBLEM_TYPE = 'urn:museum:problem:ticket-already-checked-in';
 export const TICKET_CANCELLED_PROBLEM_TYPE = 'urn:museum:problem:ticket-cancelled';
@@ -84,7 +92,7 @@ export class TicketsService {
   constructor(
     private readonly sql: SqlStatements,
     private readonly clock: MuseumClock,
-    private readonly limiter: FailureLimiter,
+    private readonly guesses: GuessGate,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     @InjectConfig() config: AppConfig,
@@ -198,8 +206,9 @@ export class TicketsService {
     return rows.map((row) => row.ticket_date);
   }
 
-  async get(ticketId: string): Promise<TicketResponse> {
-    return toResponse(await this.find('ticket_id', ticketId));
+  /** The ticket as `reader` may see it: without its code and the buyer's email below READS_TICKET_SECRETS. */
+  async get(ticketId: string, reader: Role): Promise<TicketResponse> {
+    return toResponse(await this.find('ticket_id', ticketId), roleAllows(reader, READS_TICKET_SECRETS));
   }
 
   /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
@@ -224,31 +233,27 @@ export class TicketsService {
   /**
    * Checks in the ticket whose confirmation code a scanner read. An unknown code is a 404 and
    * counts as a failed attempt for this user from this address (FailureLimiter), so that guessing
-   * codes meets a 429 as guessing passwords does.
+   * codes meets a 429 as guessing passwords does; a known one never counts, however many are
+   * scanned at once (GuessGate bounds the lookups in flight instead).
    */
   async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
-    const guesses = codeGuessesOf(username);
-    const retryAfter = this.limiter.retryAfterSeconds(address, guesses);
-    if (retryAfter > 0) {
+    const today = this.clock.today();
+    const guess = await this.guesses.check(
+      address,
+      codeGuessesOf(username),
+      async () => {
+        const changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
+        return { changed, ticket: await this.findOrNull('confirmation_code', code) };
+      },
+      ({ ticket }) => ticket === null,
+    );
+    if (guess.kind === 'limited') {
       throw new ProblemException(429, 'Too many unknown ticket codes from this address; try again later.', {
-        headers: { 'Retry-After': String(retryAfter) },
+        headers: { 'Retry-After': String(guess.retryAfterSeconds) },
       });
     }
-    // Counted before the lookup, as the Basic guard counts a password check, so that a burst of
-    // concurrent guesses counts at once; taken back when the code turns out to be a ticket's.
-    this.limiter.begin(address, guesses);
-    const today = this.clock.today();
-    let ticket: TicketRow | null;
-    let changed: number;
-    try {
-      changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
-      ticket = await this.findOrNull('confirmation_code', code);
-    } catch (error) {
-      this.limiter.withdraw(address, guesses);
-      throw error;
-    }
+    const { changed, ticket } = guess.value;
     if (ticket === null) throw new ProblemException(404, 'No ticket has this confirmation code.');
-    this.limiter.withdraw(address, guesses);
     if (changed === 0) throw this.refusal(ticket, today);
     return toResponse(ticket);
   }
@@ -313,15 +318,16 @@ function notFound(ticketId: string): ProblemException {
   return new ProblemException(404, `No ticket has ticketId ${ticketId}.`);
 }
 
-function toResponse(row: TicketRow): TicketResponse {
+/** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
+function toResponse(row: TicketRow, withSecrets = true): TicketResponse {
   return {
     ticketId: row.ticket_id,
     ticketType: row.ticket_type,
     ticketDate: row.ticket_date,
     ...(row.event_id === null ? {} : { eventId: row.event_id }),
-    email: row.email,
+    ...(withSecrets ? { email: row.email } : {}),
     price: Number(row.price_paid),
-    confirmationCode: row.confirmation_code,
+    ...(withSecrets ? { confirmationCode: row.confirmation_code } : {}),
     status: row.status,
     createdAt: new Date(Number(row.created_at)).toISOString(),
     checkedInAt: iso(row.checked_in_at),

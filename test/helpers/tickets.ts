@@ -27,7 +27,14 @@ export interface SeededTicket {
  */
 export async function seedTicket(
   t: TestApp,
-  fields: { ticketDate: string; eventId?: string; status?: string; checkedInAt?: number; price?: number },
+  fields: {
+    ticketDate: string;
+    eventId?: string;
+    status?: string;
+    checkedInAt?: number;
+    price?: number;
+    email?: string;
+  },
 ): Promise<SeededTicket> {
   const ticket = { ticketId: uuidv7(), confirmationCode: `ticket-${randomBytes(16).toString('base64url')}` };
   await t.app
@@ -40,7 +47,7 @@ export async function seedTicket(
         fields.eventId === undefined ? 'general' : 'event',
         fields.ticketDate,
         fields.eventId ?? null,
-        null,
+        fields.email ?? null,
         fields.price ?? 25,
         ticket.confirmationCode,
         fields.status ?? 'active',

@@ -43,8 +43,13 @@ export class TicketResponse {
   @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
   eventId?: string;
 
-  @ApiProperty({ type: String, format: 'email', nullable: true })
-  email: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'email',
+    nullable: true,
+    description: "The buyer's address, when one was given. Only for box-office and up: absent for a viewer.",
+  })
+  email?: string | null;
 
   @ApiProperty({
     type: Number,
@@ -53,8 +58,11 @@ export class TicketResponse {
   })
   price: number;
 
-  @ApiProperty({ type: String, description: CODE_DESCRIPTION })
-  confirmationCode: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: `${CODE_DESCRIPTION} Only for box-office and up: absent for a viewer.`,
+  })
+  confirmationCode?: string;
 
   @ApiProperty({
     enum: TICKET_STATUSES,
