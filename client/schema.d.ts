@@ -2025,10 +2025,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date. */
+            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date (absent from a feed cut at its size bound, `X-MUSEUM-TRUNCATED:OCTETS=…`). */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    /** @description Strong entity tag of the feed (a hash of its range and of the stamps of all events): send it back in If-None-Match. */
                     ETag: string;
                     /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
                     "Cache-Control": string;
@@ -2041,7 +2041,7 @@ export interface operations {
             /** @description Not modified: the If-None-Match tag is the feed as it is now. No body. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    /** @description Strong entity tag of the feed (a hash of its range and of the stamps of all events): send it back in If-None-Match. */
                     ETag: string;
                     /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
                     "Cache-Control": string;
@@ -2173,10 +2173,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date. */
+            /** @description An RFC 5545 VCALENDAR (UTF-8, CRLF line breaks, lines folded at 75 octets): one all-day VEVENT per ISO date of each event in the range. `X-MUSEUM-SKIPPED-EVENTS` counts the events left out for having no ISO date (absent from a feed cut at its size bound, `X-MUSEUM-TRUNCATED:OCTETS=…`). */
             200: {
                 headers: {
-                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    /** @description Strong entity tag of the feed (a hash of its range and of the stamps of all events): send it back in If-None-Match. */
                     ETag: string;
                     /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
                     "Cache-Control": string;
@@ -2189,7 +2189,7 @@ export interface operations {
             /** @description Not modified: the If-None-Match tag is the feed as it is now. No body. */
             304: {
                 headers: {
-                    /** @description Strong entity tag of the feed (a hash of its bytes): send it back in If-None-Match. */
+                    /** @description Strong entity tag of the feed (a hash of its range and of the stamps of all events): send it back in If-None-Match. */
                     ETag: string;
                     /** @description Always `private, no-cache`: kept by the client only, and revalidated before each use. */
                     "Cache-Control": string;

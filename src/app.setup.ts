@@ -5,6 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import { sendsCredentials } from './auth/presented-credentials.js';
 import { refuseCrossSiteWrites } from './common/http/cross-site-writes.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
 import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
@@ -84,7 +85,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       (req: { method: string; path: string; headers: Record<string, string | string[] | undefined> }, callback) =>
         callback(
           null,
-          isAnonymousPublicRequest(req, isPublicPath)
+          isAnonymousPublicRequest(req, isPublicPath, sendsCredentials)
             ? PUBLIC_CORS
             : listed.has(String(req.headers.origin ?? ''))
               ? {

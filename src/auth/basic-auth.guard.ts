@@ -8,6 +8,7 @@ import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
+import { sendsCredentials } from './presented-credentials.js';
 import { IS_PUBLIC } from '../common/http/public.decorator.js';
 import { applyCachePolicy, CACHE_POLICY, DEFAULT_PRIVATE_CACHE_CONTROL } from '../common/http/cache-policy.js';
 import { markAnonymousRead, PUBLIC_READ } from '../common/http/public-read.js';
@@ -69,7 +70,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     if (isPublic) return true;
     if (this.publicRead) {
       const request = context.switchToHttp().getRequest<Request>();
-      if (request.headers.authorization === undefined && this.reflector.get(PUBLIC_READ, context.getHandler())) {
+      if (!sendsCredentials(request.headers) && this.reflector.get(PUBLIC_READ, context.getHandler())) {
         markAnonymousRead(request);
         return true;
       }

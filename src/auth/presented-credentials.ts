@@ -12,6 +12,14 @@ export interface CredentialKeyer {
 }
 
 /**
+ * Whether a request sends an Authorization header at all, without reading it: what decides that
+ * an anonymous public read is one (a request that sends credentials is authenticated as always).
+ */
+export function sendsCredentials(headers: { authorization?: unknown }): boolean {
+  return headers.authorization !== undefined;
+}
+
+/**
  * The one door through which a request's Authorization header enters auth/. The header is read
  * from the request here and nowhere else, parsed once, and the credentials it carries are hashed
  * once (the credential cache's keyed hash, `key`, which is also all that in-memory maps keep of

@@ -91,6 +91,7 @@ export const PUBLIC_CORS = {
 export function isAnonymousPublicRequest(
   request: { method: string; path: string; headers: Record<string, string | string[] | undefined> },
   isPublicPath: (path: string) => boolean,
+  sendsCredentials: (headers: Record<string, string | string[] | undefined>) => boolean,
 ): boolean {
   const { headers } = request;
   if (request.method === 'OPTIONS') {
@@ -104,8 +105,6 @@ export function isAnonymousPublicRequest(
   }
   // The path last: most requests with credentials are decided by their header alone.
   return (
-    (request.method === 'GET' || request.method === 'HEAD') &&
-    headers.authorization === undefined &&
-    isPublicPath(request.path)
+    (request.method === 'GET' || request.method === 'HEAD') && !sendsCredentials(headers) && isPublicPath(request.path)
   );
 }
