@@ -13,8 +13,10 @@ import { AUTH, useTestApp } from './helpers/test-app.js';
  */
 
 const t = useTestApp();
-const D = '2031-06-10';
-const E = '2031-06-11';
+/** Tickets sell up to 366 days ahead: the event's dates are a few weeks from today. */
+const daysAhead = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const D = daysAhead(40);
+const E = daysAhead(41);
 const MERGE_PATCH = 'application/merge-patch+json';
 
 async function createEvent(fields: Body = {}): Promise<string> {
@@ -49,7 +51,7 @@ async function activeTicketDates(eventId: string): Promise<string[]> {
 describe('PATCH of the dates of an event with tickets', () => {
   it('removing a date with active tickets is a 409 naming it (problem type) that changes nothing', async () => {
     const eventId = await createEvent({ capacity: 10 });
-    const third = '2031-06-12';
+    const third = daysAhead(42);
     expectStatus(await patch(eventId, { dates: [D, E, third] }), 200);
     expectStatus(await buy(eventId, D), 201);
     expectStatus(await buy(eventId, third), 201);
