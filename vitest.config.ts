@@ -17,6 +17,7 @@ const DATABASE_AGNOSTIC_E2E = [
   'test/openapi-examples.e2e-spec.ts',
   'test/browser.e2e-spec.ts',
   'test/door.e2e-spec.ts',
+  'test/website-example.e2e-spec.ts',
   'test/security.e2e-spec.ts',
   'test/errors.e2e-spec.ts',
   'test/logging.e2e-spec.ts',
