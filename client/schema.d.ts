@@ -889,7 +889,7 @@ export interface components {
             /**
              * Format: date
              * @description Date when this ticket can be used for museum entry: today or later in the museum time zone (MUSEUM_TIME_ZONE). For an event ticket, one of the event's ISO dates; for a general ticket, a day the museum is open.
-             * @example 2027-12-01
+             * @example 2027-06-01
              */
             ticketDate: string;
             /**

@@ -42,7 +42,7 @@ export class BuyTicketsDto {
     description:
       'Date when this ticket can be used for museum entry: today or later in the museum time zone (MUSEUM_TIME_ZONE). ' +
       "For an event ticket, one of the event's ISO dates; for a general ticket, a day the museum is open.",
-    example: '2027-12-01',
+    example: '2027-06-01',
   })
   @rule('isTicketDate', dateRule)
   ticketDate: string;
@@ -84,13 +84,13 @@ function eventIdProblem(value: unknown): string | null {
 export const BUY_TICKETS_EXAMPLES = {
   general: {
     summary: 'General admission',
-    value: { ticketType: 'general', ticketDate: '2027-12-01', email: 'museum-lover@example.com' },
+    value: { ticketType: 'general', ticketDate: '2027-06-01', email: 'museum-lover@example.com' },
   },
   event: {
     summary: 'A special event (put the eventId of an event with this date)',
     value: {
       ticketType: 'event',
-      ticketDate: '2027-12-01',
+      ticketDate: '2027-06-01',
       eventId: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f',
       email: 'museum-lover@example.com',
     },
