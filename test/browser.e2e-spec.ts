@@ -11,6 +11,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Body, expectStatus } from './helpers/problem-assertions.js';
 import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
 
 /**
  * Browser clients (issue 6, item 3): a page served from another origin calls the API with fetch
@@ -24,18 +25,6 @@ import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.j
  * BROWSER_TEST_REQUIRED=1 (set by .ci/run, which installs Chromium first): then they fail.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-/** The flags this machine needs: without the background-networking ones the closed network refuses Chromium. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = fileURLToPath(new URL('../test-results/docs.png', import.meta.url));
 const EVENT_KEYS = ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'];
 

@@ -14,6 +14,7 @@ import { MuseumClock } from '../src/config/museum-clock.js';
 import { pictureOfPng, y4mVideo } from './helpers/door-camera.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -29,19 +30,6 @@ import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
  *
  * Without /usr/bin/chromium the tests are skipped with the reason, unless BROWSER_TEST_REQUIRED=1.
  */
-
-const CHROMIUM = '/usr/bin/chromium';
-/** As test/browser.e2e-spec.ts: the background-networking flags keep the closed network from refusing Chromium. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const DOOR = { username: 'door', password: 'door: password 12345' };
 const DOOR_AUTH = basicHeader(DOOR.username, DOOR.password);

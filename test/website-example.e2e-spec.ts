@@ -10,6 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
 
 /**
  * The example website page (examples/website/), as a museum's site would serve it: from another
@@ -19,17 +20,6 @@ import { AUTH, useTestApp } from './helpers/test-app.js';
  * BROWSER_TEST_REQUIRED=1, as test/browser.e2e-spec.ts is.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SITE = fileURLToPath(new URL('../examples/website/', import.meta.url));
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
