@@ -25,6 +25,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { copyAssets } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
 import { runAutocannon } from './measure/load.js';
 import { namesFrom, wholeNumber } from './measure/options.js';
@@ -135,6 +136,8 @@ async function main(): Promise<void> {
   process.stderr.write(`# compiling ${revision} and this checkout\n`);
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[1].dist], { cwd: ROOT });
+  copyAssets(worktree, builds[0].dist);
+  copyAssets(ROOT, builds[1].dist);
 
   // The build started and seeded first can read slower for a whole run (docs/performance.md): one pass
   // with each build first, their medians combined by geometric mean.

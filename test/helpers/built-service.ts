@@ -31,9 +31,7 @@ export function buildService(): string {
           cwd: ROOT,
           stdio: 'inherit',
         });
-        // As `nest build` does, the files nest-cli.json lists as assets (the door page's) too.
-        for (const folder of assetFolders())
-          cpSync(join(ROOT, 'src', folder), join(outDir, folder), { recursive: true });
+        copyAssets(ROOT, outDir);
         writeFileSync(built, '');
       } finally {
         rmSync(lock, { recursive: true, force: true });
@@ -48,14 +46,19 @@ export function buildService(): string {
   return join(outDir, 'main.js');
 }
 
-/** The folders of nest-cli.json's assets (`door/page/*` is the folder `door/page`). */
-function assetFolders(): string[] {
-  const cli = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as {
+/**
+ * What `nest build` adds to tsc's output: the folders nest-cli.json lists as assets (the door
+ * page's), copied from `root`'s src/ into `outDir`. A checkout without any copies nothing.
+ */
+export function copyAssets(root: string, outDir: string): void {
+  const cli = JSON.parse(readFileSync(join(root, 'nest-cli.json'), 'utf8')) as {
     compilerOptions?: { assets?: (string | { include: string })[] };
   };
-  return (cli.compilerOptions?.assets ?? []).map((asset) =>
-    (typeof asset === 'string' ? asset : asset.include).replace(/\/\*.*$/, ''),
-  );
+  for (const asset of cli.compilerOptions?.assets ?? []) {
+    // `door/page/*` is the folder `door/page`.
+    const folder = (typeof asset === 'string' ? asset : asset.include).replace(/\/\*.*$/, '');
+    cpSync(join(root, 'src', folder), join(outDir, folder), { recursive: true });
+  }
 }
 
 export interface BuiltService {
