@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { CalendarModule } from './calendar/calendar.module.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
+import { databaseUnavailableProblem } from './database/database-problems.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -41,7 +42,7 @@ export class AppModule {
         ...modules,
       ],
       providers: [
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_FILTER, useValue: new ProblemDetailsFilter([databaseUnavailableProblem]) },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
       ],
     };

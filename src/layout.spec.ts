@@ -35,9 +35,22 @@ interface LayoutProblem {
 }
 
 /**
+ * The folders below the features, and what each may import besides itself. common/ (HTTP,
+ * problems, logging, validation) stands alone; domain/ (calendar dates, the museum's clock) is the
+ * kernel features share; config/ reads the environment; database/ is the one way to the database.
+ * None of them imports a feature: features import them.
+ */
+const FOUNDATIONS: Readonly<Record<string, readonly string[]>> = {
+  common: [],
+  domain: [],
+  config: ['common', 'domain'],
+  database: ['common', 'config'],
+};
+
+/**
  * The rules folders follow: nothing in a folder imports the root of src/ (main.ts, app.setup.ts,
- * app.module.ts and the other entry points), common/ does not depend on config/, and the folders'
- * imports form no cycle (two folders importing each other included).
+ * app.module.ts and the other entry points), a foundation imports only what FOUNDATIONS allows
+ * it, and the folders' imports form no cycle (two folders importing each other included).
  */
 function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): LayoutProblem[] {
   const problems: LayoutProblem[] = [];
@@ -53,8 +66,9 @@ function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): Layout
           to: relative(SRC, target),
         });
       }
-      if (from === 'common' && to === 'config') {
-        problems.push({ rule: 'common/ imports config/', from: relative(SRC, file), to: relative(SRC, target) });
+      const allowed = FOUNDATIONS[from];
+      if (allowed !== undefined && to !== '' && to !== from && !allowed.includes(to)) {
+        problems.push({ rule: `${from}/ imports ${to}/`, from: relative(SRC, file), to: relative(SRC, target) });
       }
       if (from !== '' && to !== '' && from !== to) {
         if (!edges.has(from)) edges.set(from, new Set());
@@ -81,7 +95,7 @@ function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): Layout
 }
 
 describe('the folders of src/', () => {
-  it('depend one way: no cycle, no import of the root, common/ free of config/', () => {
+  it('depend one way: no cycle, no import of the root, foundations free of features', () => {
     expect(layoutProblems(importsUnder(SRC))).toEqual([]);
   });
 
@@ -124,11 +138,13 @@ describe('layoutProblems', () => {
     ]);
   });
 
-  it('finds a folder importing the root and common/ importing config/, and accepts one-way imports', () => {
+  it('finds a folder importing the root and a foundation importing more than it may, and accepts one-way imports', () => {
     const problems = layoutProblems(
       new Map([
         [at('openapi/export.ts'), [at('app.setup.ts')]],
         [at('common/log.ts'), [at('config/app-config.ts')]],
+        [at('database/store.ts'), [at('tickets/ticket.ts'), at('common/problem.ts')]],
+        [at('domain/dates.ts'), [at('database/sql.ts')]],
         [at('auth/guard.ts'), [at('common/problem.ts'), at('config/app-config.ts')]],
         [at('main.ts'), [at('auth/guard.ts')]],
       ]),
@@ -136,6 +152,8 @@ describe('layoutProblems', () => {
     expect(problems).toEqual([
       { rule: 'a folder imports the root of src/', from: 'openapi/export.ts', to: 'app.setup.ts' },
       { rule: 'common/ imports config/', from: 'common/log.ts', to: 'config/app-config.ts' },
+      { rule: 'database/ imports tickets/', from: 'database/store.ts', to: 'tickets/ticket.ts' },
+      { rule: 'domain/ imports database/', from: 'domain/dates.ts', to: 'database/sql.ts' },
     ]);
   });
 });

@@ -10,7 +10,7 @@ import QRCode from 'qrcode';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
-import { MuseumClock } from '../src/config/museum-clock.js';
+import { MuseumClock } from '../src/domain/museum-clock.js';
 import { pictureOfPng, y4mVideo } from './helpers/door-camera.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';

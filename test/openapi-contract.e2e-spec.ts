@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UsersService } from '../src/auth/users.service.js';
-import { MuseumClock } from '../src/config/museum-clock.js';
+import { MuseumClock } from '../src/domain/museum-clock.js';
 import { MuseumHoursService } from '../src/museum-hours/museum-hours.service.js';
 import { AUTH, basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 import { seedTicket, type SeededTicket } from './helpers/tickets.js';

@@ -4,7 +4,7 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
-import { MuseumClock } from '../src/config/museum-clock.js';
+import { MuseumClock } from '../src/domain/museum-clock.js';
 import { User } from '../src/auth/user.entity.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { v7 as uuidv7 } from 'uuid';
-import { indexedDates, sortDateOf } from '../../src/database/event-dates.js';
+import { indexedDates, sortDateOf } from '../../src/domain/calendar-dates.js';
 
 export interface SeedOptions {
   /** Return the generated event ids (the delete workload needs them; 1M events do not). */

@@ -1,4 +1,4 @@
-import { indexedDates } from '../database/event-dates.js';
+import { indexedDates } from '../domain/calendar-dates.js';
 import type { SpecialEvent } from '../special-events/special-event.entity.js';
 import {
   FEED_EVENT_CAP,

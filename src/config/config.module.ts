@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
 import type { AppConfig } from './app-config.js';
-import { MuseumClock } from './museum-clock.js';
+import { MuseumClock } from '../domain/museum-clock.js';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 

@@ -5,7 +5,7 @@ import { RequiresRole } from '../auth/roles.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { applyPageSecurityHeaders } from '../common/http/security-headers.js';
 import { ProblemException } from '../common/problem/problem.js';
-import { MuseumClock } from '../config/museum-clock.js';
+import { MuseumClock } from '../domain/museum-clock.js';
 import { type DoorFile, loadDoorFiles } from './door-files.js';
 
 /**

@@ -7,7 +7,7 @@ import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.
 import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
-import { DATABASE_RETRY_AFTER_SECONDS } from '../common/problem/problem-details.filter.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../database/database-problems.js';
 
 const READY_TIMEOUT_MS = 2000;
 

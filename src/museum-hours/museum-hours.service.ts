@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ProblemException } from '../common/problem/problem.js';
-import { MuseumClock } from '../config/museum-clock.js';
+import { MuseumClock } from '../domain/museum-clock.js';
 import { isRolledBack } from '../database/database-errors.js';
-import { isCalendarDate } from '../database/event-dates.js';
+import { isCalendarDate } from '../domain/calendar-dates.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import type { SqlStatement } from '../database/sql-statements.js';
 import { SqlStatements } from '../database/sql-statements.js';

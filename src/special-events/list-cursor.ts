@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isRfc9562Uuid } from '../common/validation/validators.js';
-import { isCalendarDate, NO_DATE } from '../database/event-dates.js';
+import { isCalendarDate, NO_DATE } from '../domain/calendar-dates.js';
 import type { CursorKey } from './cursor-signing-keys.js';
 import type { ListPosition } from './special-events.store.js';
 

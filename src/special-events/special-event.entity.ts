@@ -58,7 +58,7 @@ export class SpecialEvent {
 }
 
 /**
- * One ISO date of one event (event-dates.ts): the index a date-range list walks in order. Its
+ * One ISO date of one event (domain/calendar-dates.ts): the index a date-range list walks in order. Its
  * primary key (event_date, event_id) is that index; (event_id, event_date) finds an event's own
  * dates, to replace them on update and delete, and to tell whether a date is an event's first in
  * the requested range. Written in the same transaction as the event, never on its own.

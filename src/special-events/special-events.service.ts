@@ -9,7 +9,7 @@ import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
-import { indexedDates, sortDateOf } from '../database/event-dates.js';
+import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';

@@ -7,7 +7,7 @@ import { isRefusedByServer, isRolledBack, isUniqueViolation } from '../database/
 import { mysqlPoolOf, sqliteConnectionOf } from '../database/driver-handles.js';
 import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
 import { type Pending, TurnBatcher } from '../database/turn-batcher.js';
-import { indexedDates, NO_DATE } from '../database/event-dates.js';
+import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { type EventChange, EventWriteParticipants, type SqlStatement } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config.js';
-import { MuseumClock } from '../../src/config/museum-clock.js';
+import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
 import { SqlStatements } from '../../src/database/sql-statements.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';

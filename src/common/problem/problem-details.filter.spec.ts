@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import type { MockInstance } from 'vitest';
-import { DATABASE_RETRY_AFTER_SECONDS, ProblemDetailsFilter } from './problem-details.filter.js';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailableProblem } from '../../database/database-problems.js';
+import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { PROBLEM_CONTENT_TYPE, ProblemException, validationProblem } from './problem.js';
 
 const CHALLENGE = 'Basic realm="museum", charset="UTF-8"';
@@ -65,7 +66,7 @@ function hostFor(response: RecordingResponse, request: { method: string; origina
 /** Runs the filter on `exception` for a request and returns the recorded response. */
 function respond(exception: unknown, originalUrl = '/special-events', method = 'POST'): RecordingResponse {
   const response = new RecordingResponse();
-  new ProblemDetailsFilter().catch(exception, hostFor(response, { method, originalUrl }));
+  new ProblemDetailsFilter([databaseUnavailableProblem]).catch(exception, hostFor(response, { method, originalUrl }));
   return response;
 }
 
@@ -143,7 +144,7 @@ describe('ProblemDetailsFilter', () => {
   it('turns the Cache-Control of a response behind credentials into no-store, and adds none elsewhere', () => {
     const cached = new RecordingResponse();
     cached.setHeader('Cache-Control', 'private, no-cache');
-    new ProblemDetailsFilter().catch(
+    new ProblemDetailsFilter([databaseUnavailableProblem]).catch(
       new ProblemException(404, 'No such event.'),
       hostFor(cached, { method: 'GET', originalUrl: '/special-events/x' }),
     );
@@ -309,7 +310,7 @@ describe('ProblemDetailsFilter', () => {
   it('only ends a response whose headers were already sent', () => {
     const response = new RecordingResponse();
     response.headersSent = true;
-    new ProblemDetailsFilter().catch(
+    new ProblemDetailsFilter([databaseUnavailableProblem]).catch(
       new ProblemException(400, 'late', { headers: { 'Retry-After': '1' } }),
       hostFor(response, { method: 'GET', originalUrl: '/' }),
     );

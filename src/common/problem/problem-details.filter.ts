@@ -1,15 +1,12 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable } from '../../database/database-errors.js';
 import { forbidCachingOfError } from '../http/cache-policy.js';
 import { PreparedResponse } from '../http/prepared-response.js';
 import { shownPathOf } from '../http/shown-path.js';
 import { requestIdOf } from '../logging/request-logging.js';
 import { PROBLEM_CONTENT_TYPE, ProblemException } from './problem.js';
-
-/** Seconds a client should wait when the database is unavailable. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+import type { ProblemTranslator } from './problem-translator.js';
 
 const GENERIC_DETAIL: Readonly<Record<number, string>> = {
   400: 'The request is malformed.',
@@ -21,12 +18,15 @@ const GENERIC_DETAIL: Readonly<Record<number, string>> = {
  * Turns every error into an RFC 9457 problem-details response (APP_FILTER), except a
  * PreparedResponse, which is sent as it is (a replayed idempotent response). Errors the service
  * raises on purpose carry their answer; client errors from the framework keep their status with a
- * generic text; an unavailable database is a 503 with Retry-After; anything else is logged with
- * a correlation id and answered with a bare 500 that shows nothing internal.
+ * generic text; an error one of the `translators` knows (an unavailable database: 503 with
+ * Retry-After) gets its answer; anything else is logged with a correlation id and answered with a
+ * bare 500 that shows nothing internal.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(private readonly translators: readonly ProblemTranslator[] = []) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -60,17 +60,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (clientStatus !== null) {
       return new ProblemException(clientStatus, GENERIC_DETAIL[clientStatus] ?? 'The request cannot be processed.');
     }
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({
-        msg: 'Database unavailable',
-        requestId: requestIdOf(request),
-        code: errorCode(exception),
-        method: request.method,
-        path: shownPathOf(request),
-      });
-      return new ProblemException(503, 'The service cannot reach its database right now; retry shortly.', {
-        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
-      });
+    for (const translate of this.translators) {
+      const translated = translate(exception, request);
+      if (translated !== undefined) return translated;
     }
     const correlationId = randomUUID();
     this.logger.error({

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
 import type { FieldError } from '../../common/problem/problem.js';
 import { rule } from '../../common/validation/validators.js';
-import { isCalendarDate } from '../../database/event-dates.js';
+import { isCalendarDate } from '../../domain/calendar-dates.js';
 import type { DayException } from '../museum-days.js';
 import { CAPACITY_MAX, capacityProblem, timeProblem } from './day-hours.dto.js';
 

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateIf } from 'class-validator';
 import { rule } from '../../common/validation/validators.js';
-import { isCalendarDate } from '../../database/event-dates.js';
+import { isCalendarDate } from '../../domain/calendar-dates.js';
 
 export const HOURS_LIMIT = { min: 1, max: 30, default: 10 } as const;
 

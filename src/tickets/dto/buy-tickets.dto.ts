@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { isEmail, ValidateIf } from 'class-validator';
 import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
-import { isCalendarDate } from '../../database/event-dates.js';
+import { isCalendarDate } from '../../domain/calendar-dates.js';
 import { TICKET_TYPES, type TicketType } from '../ticket.entity.js';
 
 /** RFC 5321's limit on a path, the longest address a mail server accepts. */

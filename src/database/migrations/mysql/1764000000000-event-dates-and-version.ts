@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { indexedDates, sortDateOf } from '../../event-dates.js';
+import { indexedDates, sortDateOf } from '../frozen-event-dates.js';
 
 /** Events read per step of the backfill: bounded memory on a database of any size. */
 const BACKFILL_CHUNK = 1000;

@@ -1,5 +1,6 @@
 /**
- * What the date index (special_event_dates) holds, here beside the migrations that fill it.
+ * Calendar dates, the domain kernel every feature shares: what the date index (special_event_dates)
+ * holds and what a date filter matches.
  * Which of an event's free-text `dates` are ISO 8601 dates, the ones a date-range list matches and
  * orders by: `YYYY-MM-DD`, or a longer ISO 8601 date-time (`2026-12-01T18:30`, with seconds,
  * fractions and an offset or `Z`) whose date part then counts as written. The date must exist in

@@ -1,4 +1,4 @@
-import { indexedDates, isCalendarDate, isoDatePart, NO_DATE, sortDateOf } from './event-dates.js';
+import { indexedDates, isCalendarDate, isoDatePart, NO_DATE, sortDateOf } from './calendar-dates.js';
 
 describe('isoDatePart', () => {
   it.each([
