@@ -350,7 +350,7 @@ describe('users CLI and service on the same database', () => {
 });
 
 describe('user names are NFC, without invisible characters: in the CLI, at login and for stored names', () => {
-  // What the CLI stores, the service finds (the same rules on MariaDB: auth.e2e-spec.ts).
+  // What the CLI stores, the service finds (the same rules on MariaDB: auth/auth.e2e-spec.ts).
   const db = useTestDatabase();
   const NFC = 'caf\u00e9';
   const NFD = 'cafe\u0301';

@@ -1,7 +1,7 @@
 /**
  * The plans of the list's statements on a benchmark database (EXPLAIN QUERY PLAN on SQLite,
  * EXPLAIN on MySQL/MariaDB), as the service would run them there: without an ANALYZE the service
- * never runs either. test/helpers/query-plan.ts judges them as test/query-plan.e2e-spec.ts does.
+ * never runs either. test/helpers/query-plan.ts judges them as test/special-events/query-plan.e2e-spec.ts does.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { ListQuery } from '../../src/special-events/special-events.store.js';

@@ -4,7 +4,7 @@ import { listSql, type ListQuery } from '../../src/special-events/special-events
  * The query plan of the list's SQL (listSql, the statement the store runs) on SQLite (EXPLAIN
  * QUERY PLAN) or MySQL/MariaDB (EXPLAIN), and what in it would make a page cost more as the table
  * grows: a full scan of an events table, or a sort of every match. Used by
- * test/query-plan.e2e-spec.ts and by the benchmark at 1,000,000 events.
+ * test/special-events/query-plan.e2e-spec.ts and by the benchmark at 1,000,000 events.
  */
 
 export type PlanDatabase = 'sqlite' | 'mysql';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
-import { CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
-import { ExhibitsModule } from './throwaway-module/exhibits.module.js';
+import { CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { ExhibitsModule } from './exhibits.module.js';
 
 /**
  * "Adding a module" (docs/extending.md), done as a newcomer would: a folder of its own

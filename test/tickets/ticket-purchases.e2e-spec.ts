@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
-import { decodeQr } from './helpers/tickets.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { decodeQr } from '../helpers/tickets.js';
 
 /**
  * POST /tickets (buyMuseumTickets, issue 28) over HTTP, on each database: both kinds of ticket and

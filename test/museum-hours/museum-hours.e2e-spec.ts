@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { loadConfig } from '../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
-import { MuseumHoursService } from '../src/museum-hours/museum-hours.service.js';
-import { expectProblem, expectStatus, expectUnauthorized, type Body } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
+import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
+import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
 
 /**
  * Museum hours (docs/api.md, Museum hours): getMuseumHours as the Museum API has it, the week and

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp, type TestApp } from './helpers/test-app.js';
-import { HungReceiver, WebhookReceiver } from './helpers/webhook-receiver.js';
+import { expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { HungReceiver, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Subscribers are isolated from each other, on SQLite and MariaDB: receivers that accept the

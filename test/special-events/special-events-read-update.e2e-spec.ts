@@ -2,8 +2,8 @@ import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import request, { type Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
+import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
 
 /**
  * End-to-end tests of list, get and update (issue 16) over HTTP, on the app built exactly as

@@ -3,8 +3,8 @@ import {
   type EventChange,
   EventWriteParticipants,
   type SqlStatement,
-} from '../../src/special-events/event-write-participants.js';
-import { SpecialEventsModule } from '../../src/special-events/special-events.module.js';
+} from '../../../src/special-events/event-write-participants.js';
+import { SpecialEventsModule } from '../../../src/special-events/special-events.module.js';
 
 /** The name of an event whose journal row breaks a NOT NULL rule, so that its write fails part way. */
 export const FAILING_NAME = 'journal refuses this one';

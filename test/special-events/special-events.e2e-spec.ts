@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
-import { SqliteGroupCommit } from '../src/database/sqlite-group-commit.js';
-import { SpecialEvent } from '../src/special-events/special-event.entity.js';
-import { MysqlSpecialEventsStore, RepositorySpecialEventsStore } from '../src/special-events/special-events.store.js';
-import { type Body, CHALLENGE, expectProblem, expectStatus } from './helpers/problem-assertions.js';
-import { sendTogether as sendAllTogether } from './helpers/raw-http.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
+import { SqliteGroupCommit } from '../../src/database/sqlite-group-commit.js';
+import { SpecialEvent } from '../../src/special-events/special-event.entity.js';
+import { MysqlSpecialEventsStore, RepositorySpecialEventsStore } from '../../src/special-events/special-events.store.js';
+import { type Body, CHALLENGE, expectProblem, expectStatus } from '../helpers/problem-assertions.js';
+import { sendTogether as sendAllTogether } from '../helpers/raw-http.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
 
 /**
  * End-to-end tests of POST /special-events and DELETE /special-events/{eventId} (docs/api.md),

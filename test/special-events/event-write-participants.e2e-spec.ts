@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
+import { expectStatus } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { FAILING_NAME, JOURNAL_TABLE, JournalModule } from './participant-module/journal.module.js';
 
 /**

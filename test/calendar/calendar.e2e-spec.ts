@@ -4,13 +4,13 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { CalendarFeedService } from '../src/calendar/calendar-feed.service.js';
-import { loadConfig } from '../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
-import { expectProblem, expectStatus, expectUnauthorized, type Body } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { CalendarFeedService } from '../../src/calendar/calendar-feed.service.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
+import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
 
 /**
  * The calendar feed (docs/api.md, Calendar feed): GET /special-events.ics with Basic credentials,

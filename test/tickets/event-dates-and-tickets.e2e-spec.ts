@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { type Body, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { EventWriteParticipants } from '../src/special-events/event-write-participants.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
+import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { EventWriteParticipants } from '../../src/special-events/event-write-participants.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
 
 /**
  * An event's dates and the tickets sold for them, over HTTP on each database: a PATCH may not

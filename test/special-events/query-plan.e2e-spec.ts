@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ListQuery } from '../src/special-events/special-events.store.js';
-import { explain, explainList, listStatement, type PlanDatabase } from './helpers/query-plan.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
-import { TEST_DATABASE } from './helpers/test-database.js';
+import { type ListQuery } from '../../src/special-events/special-events.store.js';
+import { explain, explainList, listStatement, type PlanDatabase } from '../helpers/query-plan.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { TEST_DATABASE } from '../helpers/test-database.js';
 
 /**
  * Issue 16: a date-range list must walk an index, not the events table, on both databases (the

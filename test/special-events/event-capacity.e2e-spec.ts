@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
-import type { SqlStatement } from '../src/database/sql-statements.js';
-import { EventSeats } from '../src/special-events/event-seats.js';
-import type { SpecialEvent } from '../src/special-events/special-event.entity.js';
-import { SpecialEventsStore } from '../src/special-events/special-events.store.js';
-import { SpecialEventsService, type TicketReservation } from '../src/special-events/special-events.service.js';
-import { type Body, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from './helpers/test-database.js';
-import { WebhookReceiver } from './helpers/webhook-receiver.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import type { SqlStatement } from '../../src/database/sql-statements.js';
+import { EventSeats } from '../../src/special-events/event-seats.js';
+import type { SpecialEvent } from '../../src/special-events/special-event.entity.js';
+import { SpecialEventsStore } from '../../src/special-events/special-events.store.js';
+import { SpecialEventsService, type TicketReservation } from '../../src/special-events/special-events.service.js';
+import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Special events' capacity and the seat reservation the tickets module builds on (issue 28), over

@@ -9,12 +9,12 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import QRCode from 'qrcode';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { MuseumClock } from '../src/domain/museum-clock.js';
-import { pictureOfPng, y4mVideo } from './helpers/door-camera.js';
-import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, useTestApp } from './helpers/test-app.js';
-import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { MuseumClock } from '../../src/domain/museum-clock.js';
+import { pictureOfPng, y4mVideo } from '../helpers/door-camera.js';
+import { expectProblem, expectStatus, expectUnauthorized, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 

@@ -5,11 +5,11 @@ import { DataSource } from 'typeorm';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { AddressPolicy } from '../src/webhooks/address-policy.js';
-import { expectProblem, expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
-import { type ReceivedDelivery, WebhookReceiver } from './helpers/webhook-receiver.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { AddressPolicy } from '../../src/webhooks/address-policy.js';
+import { expectProblem, expectStatus, expectUnauthorized, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { type ReceivedDelivery, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * publishNewEvent webhooks (issue 29), on SQLite and MariaDB: subscriptions and their statuses,

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_WALK_ROWS } from '../src/special-events/special-events.store.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
-import { TEST_DATABASE } from './helpers/test-database.js';
+import { LIST_WALK_ROWS } from '../../src/special-events/special-events.store.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { TEST_DATABASE } from '../helpers/test-database.js';
 
 /**
  * Issue 26, item 1: every list page costs the same at any depth. 10,000 events with the same 100

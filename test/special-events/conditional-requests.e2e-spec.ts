@@ -1,7 +1,7 @@
 import request, { type Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { type Body, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
+import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers */
 

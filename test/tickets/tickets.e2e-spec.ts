@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { TicketsService } from '../src/tickets/tickets.service.js';
-import { expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
-import { countOverlap, sendTogether } from './helpers/raw-http.js';
-import { AUTH, basicHeader, useTestApp, type TestApp } from './helpers/test-app.js';
-import { decodeQr, seedTicket } from './helpers/tickets.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { TicketsService } from '../../src/tickets/tickets.service.js';
+import { expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
+import { countOverlap, sendTogether } from '../helpers/raw-http.js';
+import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { decodeQr, seedTicket } from '../helpers/tickets.js';
 
 /**
  * Tickets after their purchase (issue 28): GET /tickets/{ticketId}, the QR code (getTicketCode)

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectProblem, expectStatus } from './helpers/problem-assertions.js';
-import { AUTH, useTestApp, type TestApp } from './helpers/test-app.js';
+import { expectProblem, expectStatus } from '../helpers/problem-assertions.js';
+import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Making subscriptions, on SQLite and MariaDB: IPv6 forms that carry an IPv4 address are refused,

@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UsersService } from '../src/auth/users.service.js';
-import { IdempotencyStore, SWEEP_BATCH } from '../src/idempotency/idempotency.store.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { IdempotencyStore, SWEEP_BATCH } from '../../src/idempotency/idempotency.store.js';
 import {
   type Body,
   expectProblem,
   expectStatus,
   expectUnauthorized,
   validEvent,
-} from './helpers/problem-assertions.js';
-import { AUTH, basicHeader, createTestApp, useTestApp, type TestApp } from './helpers/test-app.js';
-import { createTestDatabase } from './helpers/test-database.js';
+} from '../helpers/problem-assertions.js';
+import { AUTH, basicHeader, createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 /**
  * Idempotency-Key on POST /special-events (issue 19), over HTTP on the app built as main.ts builds

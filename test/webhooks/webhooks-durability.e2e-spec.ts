@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService, useBuiltService } from './helpers/built-service.js';
-import { validEvent } from './helpers/problem-assertions.js';
-import { basicHeader } from './helpers/test-app.js';
-import { TEST_DATABASE } from './helpers/test-database.js';
-import { WebhookReceiver } from './helpers/webhook-receiver.js';
+import { type RunningService, startService, useBuiltService } from '../helpers/built-service.js';
+import { validEvent } from '../helpers/problem-assertions.js';
+import { basicHeader } from '../helpers/test-app.js';
+import { TEST_DATABASE } from '../helpers/test-database.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const USER = 'outbox';
 const PASSWORD = 'outbox-password-1234';

@@ -3,10 +3,10 @@ import { request as httpRequest } from 'node:http';
 import request, { type Response } from 'supertest';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
-import { CredentialCache } from '../src/auth/credential-cache.js';
-import { PasswordHasher } from '../src/auth/password-hasher.js';
-import { UsersService } from '../src/auth/users.service.js';
-import { methodName, routesOf } from '../src/common/http/routes.js';
+import { CredentialCache } from '../../src/auth/credential-cache.js';
+import { PasswordHasher } from '../../src/auth/password-hasher.js';
+import { UsersService } from '../../src/auth/users.service.js';
+import { methodName, routesOf } from '../../src/common/http/routes.js';
 import {
   type Body,
   CHALLENGE,
@@ -14,7 +14,7 @@ import {
   expectStatus,
   expectUnauthorized,
   validEvent,
-} from './helpers/problem-assertions.js';
+} from '../helpers/problem-assertions.js';
 import {
   AUTH,
   basicHeader,
@@ -24,9 +24,9 @@ import {
   TEST_USER,
   useTestApp,
   type TestApp,
-} from './helpers/test-app.js';
-import { freezeClock } from './helpers/clock.js';
-import { useTestDatabase } from './helpers/test-database.js';
+} from '../helpers/test-app.js';
+import { freezeClock } from '../helpers/clock.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 /**
  * HTTP Basic authentication (docs/api.md, "Authentication"), end to end over TCP on the app built

@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CalendarEventStamps } from '../src/calendar/calendar-event-stamps.js';
-import { SpecialEventsService } from '../src/special-events/special-events.service.js';
-import { AUTH, useTestApp } from './helpers/test-app.js';
-import { TEST_DATABASE } from './helpers/test-database.js';
+import { CalendarEventStamps } from '../../src/calendar/calendar-event-stamps.js';
+import { SpecialEventsService } from '../../src/special-events/special-events.service.js';
+import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { TEST_DATABASE } from '../helpers/test-database.js';
 
 /**
  * A feed of every event holds the event loop no longer than a slice of it: 10,000 events with
