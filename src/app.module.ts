@@ -1,45 +1,32 @@
-import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { AuthModule } from './auth/auth.module.js';
-import { CalendarModule } from './calendar/calendar.module.js';
 import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
 import { databaseUnavailableProblem } from './database/database-problems.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
-import { DoorModule } from './door/door.module.js';
-import { HealthModule } from './health/health.module.js';
+import { type Feature, FEATURES, migrationsOf } from './features.js';
 import { MetricsModule } from './metrics/metrics.module.js';
-import { MuseumHoursModule } from './museum-hours/museum-hours.module.js';
-import { SpecialEventsModule } from './special-events/special-events.module.js';
-import { TicketsModule } from './tickets/tickets.module.js';
-import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /**
- * The whole service. The global pieces are APP_* providers (the Basic guard is AuthModule's), so
- * anything that compiles this module gets the production pipeline. Reading JSON bodies, 405 and
+ * The whole service: the foundations, then every feature of src/features.ts (and `more`, which
+ * tests add), their migrations as one history. The global pieces are APP_* providers (the Basic
+ * guard is AuthModule's), so anything that compiles this module gets the production pipeline. Reading JSON bodies, 405 and
  * the 404 below a controller's paths come from the routes themselves (installRouteDefaults, run by
  * createApp).
  */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, modules: readonly Type[] = []): DynamicModule {
+  static forRoot(config: AppConfig, more: readonly Feature[] = []): DynamicModule {
+    const features = [...FEATURES, ...more];
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         MetricsModule.forRoot(config),
-        DatabaseModule,
-        AuthModule,
-        SpecialEventsModule,
-        CalendarModule,
-        WebhooksModule,
-        MuseumHoursModule,
-        TicketsModule,
-        DoorModule,
-        HealthModule,
-        ...modules,
+        DatabaseModule.forRoot(migrationsOf(features)),
+        ...features.flatMap((feature) => feature.module ?? []),
       ],
       providers: [
         { provide: APP_FILTER, useValue: new ProblemDetailsFilter([databaseUnavailableProblem]) },

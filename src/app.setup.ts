@@ -1,10 +1,11 @@
-import { Logger, type Type } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import type { Feature } from './features.js';
 import { sendsCredentials } from './auth/presented-credentials.js';
 import { refuseCrossSiteWrites } from './common/http/cross-site-writes.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
@@ -28,10 +29,11 @@ export interface CreateAppOptions {
    */
   readonly logDestination?: DestinationStream;
   /**
-   * Feature modules beside AppModule's own, as one more line in its imports would add them: the
-   * e2e test of "Adding a module" builds the service with a module that lives in test/.
+   * Features beside those of src/features.ts, as one more line in that list would add them (their
+   * modules and their migrations): the e2e test of "Adding a module" builds the service with a
+   * feature that lives in test/.
    */
-  readonly modules?: readonly Type[];
+  readonly features?: readonly Feature[];
 }
 
 /**
@@ -41,7 +43,7 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   directLogs(config.logLevel, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.modules), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.features), {
     // Bodies are read after authentication, by JsonBodyReader (installRouteDefaults), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),

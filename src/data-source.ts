@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadConfig, type DatabaseConfig } from './config/app-config.js';
 import { buildDataSourceOptions, ENTITY_FILES } from './database/database-options.js';
+import { MIGRATIONS } from './features.js';
 
 /**
  * Why the database cannot be opened, in one line a person acts on, for the causes a newcomer
@@ -31,7 +32,7 @@ export function explainOpenFailure(error: unknown, database: DatabaseConfig): un
 /** A DataSource whose initialize() fails with explainOpenFailure's line. */
 class CommandLineDataSource extends DataSource {
   constructor(private readonly database: DatabaseConfig) {
-    super({ ...buildDataSourceOptions(database, false, config.databasePool), entities: [ENTITY_FILES] });
+    super({ ...buildDataSourceOptions(database, false, config.databasePool, MIGRATIONS), entities: [ENTITY_FILES] });
   }
 
   override async initialize(): Promise<this> {

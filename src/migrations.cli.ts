@@ -2,28 +2,33 @@ import './refuse-unsupported-node.js';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ConfigError, type DatabaseConfig, parseDatabaseUrl } from './config/app-config.js';
-import { buildDataSourceOptions, ENTITY_FILES } from './database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL, ENTITY_FILES } from './database/database-options.js';
+import { MIGRATIONS } from './features.js';
 import {
   type GeneratedQueries,
   kebabCase,
+  migrationList,
+  migrationListName,
   migrationSource,
   registerMigration,
   withMysqlCharset,
 } from './database/migration-files.js';
 
-const USAGE = `Usage: npm run migration:generate -- <Name>
+const USAGE = `Usage: npm run migration:generate -- <feature> <Name>
 
 Compares the entities with the schema the committed migrations build, on a scratch SQLite file
 and a scratch MySQL database (MIGRATION_MYSQL_URL, default mysql://root@127.0.0.1:3306, dropped
-afterwards), and writes one migration per driver under the same name and timestamp, registered in
-src/database/database-options.ts. MySQL tables get utf8mb4 with binary collation.`;
+afterwards), and writes one migration per driver under the same name and timestamp into
+src/<feature>/migrations/{sqlite,mysql}/, registered in src/<feature>/<feature>.migrations.ts
+(created when the feature has none yet: then add its list to the feature's line in
+src/features.ts). MySQL tables get utf8mb4 with binary collation.`;
 
-const DATABASE = join(import.meta.dirname, 'database');
+const SRC = import.meta.dirname;
 
 /**
  * The statements that bring a database built by the migrations up to the entities. On a MariaDB
@@ -31,7 +36,7 @@ const DATABASE = join(import.meta.dirname, 'database');
  * text NULL) only under its `mariadb` type, and otherwise proposes to change every such column.
  */
 async function schemaChanges(database: DatabaseConfig, mariadb = false): Promise<GeneratedQueries> {
-  const options = buildDataSourceOptions(database, true);
+  const options = buildDataSourceOptions(database, true, DEFAULT_POOL, MIGRATIONS);
   const dataSource = new DataSource(
     mariadb && options.type === 'mysql'
       ? { ...options, type: 'mariadb', entities: [ENTITY_FILES] }
@@ -73,9 +78,13 @@ async function mysqlChanges(serverUrl: string): Promise<GeneratedQueries> {
 }
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [name] = argv;
-  if (argv.length !== 1 || name === undefined || !/^[A-Z][A-Za-z0-9]*$/.test(name)) {
-    process.stderr.write(`${USAGE}\n\nThe name is one word in PascalCase, e.g. AddTickets.\n`);
+  const [feature, name] = argv;
+  if (argv.length !== 2 || feature === undefined || name === undefined || !/^[A-Z][A-Za-z0-9]*$/.test(name)) {
+    process.stderr.write(`${USAGE}\n\nThe name is one word in PascalCase, e.g. AddTicketNotes.\n`);
+    return 2;
+  }
+  if (!/^[a-z][a-z0-9-]*$/.test(feature) || !existsSync(join(SRC, feature))) {
+    process.stderr.write(`${USAGE}\n\nsrc/${feature}/ is not a feature's folder.\n`);
     return 2;
   }
   Logger.overrideLogger(['warn', 'error', 'fatal']);
@@ -91,12 +100,21 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
   const timestamp = Date.now();
   const file = `${timestamp}-${kebabCase(name)}.ts`;
-  writeFileSync(join(DATABASE, 'migrations', 'sqlite', file), migrationSource(name, timestamp, sqlite));
-  writeFileSync(join(DATABASE, 'migrations', 'mysql', file), migrationSource(name, timestamp, mysql));
-  const options = join(DATABASE, 'database-options.ts');
-  writeFileSync(options, registerMigration(readFileSync(options, 'utf8'), name, timestamp));
+  for (const driver of ['sqlite', 'mysql'] as const) {
+    mkdirSync(join(SRC, feature, 'migrations', driver), { recursive: true });
+    writeFileSync(
+      join(SRC, feature, 'migrations', driver, file),
+      migrationSource(name, timestamp, driver === 'sqlite' ? sqlite : mysql),
+    );
+  }
+  const list = join(SRC, feature, `${feature}.migrations.ts`);
+  const created = !existsSync(list);
+  if (created) writeFileSync(list, migrationList(feature));
+  writeFileSync(list, registerMigration(readFileSync(list, 'utf8'), name, timestamp));
   process.stdout.write(
-    `Wrote migrations/sqlite/${file} and migrations/mysql/${file}, registered in database-options.ts.\n` +
+    `Wrote src/${feature}/migrations/sqlite/${file} and src/${feature}/migrations/mysql/${file}, ` +
+      `registered in src/${feature}/${feature}.migrations.ts.\n` +
+      (created ? `Add \`migrations: ${migrationListName(feature)}\` to ${feature}'s line in src/features.ts.\n` : '') +
       'Review both, then run the tests: each migration runs on its own database there.\n',
   );
   return 0;

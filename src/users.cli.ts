@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { buildDataSourceOptions } from './database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from './database/database-options.js';
+import { MIGRATIONS } from './features.js';
 import { PasswordHasher } from './auth/password-hasher.js';
 import { isRole, type Role, ROLES } from './auth/roles.js';
 import { User } from './auth/user.entity.js';
@@ -49,7 +50,10 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   try {
     const { username, json, role } = parseArguments(command, args);
     const config = loadConfig(env);
-    dataSource = new DataSource({ ...buildDataSourceOptions(config.database, config.runMigrations), entities: [User] });
+    dataSource = new DataSource({
+      ...buildDataSourceOptions(config.database, config.runMigrations, DEFAULT_POOL, MIGRATIONS),
+      entities: [User],
+    });
     await dataSource.initialize();
     const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
     switch (command) {

@@ -51,6 +51,7 @@ import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { parseDatabaseUrl } from '../../src/config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
+import { MIGRATIONS } from '../../src/features.js';
 import { CreateSpecialEventDto } from '../../src/special-events/dto/create-special-event.dto.js';
 import { EventIdParams } from '../../src/special-events/dto/event-id-params.dto.js';
 import { LIST_LIMIT, ListSpecialEventsQuery } from '../../src/special-events/dto/list-special-events-query.dto.js';
@@ -168,7 +169,7 @@ class HealthController {
 
 const database = parseDatabaseUrl(process.env.DATABASE_URL ?? 'sqlite::memory:');
 const dataSource = new DataSource({
-  ...buildDataSourceOptions(database, true),
+  ...buildDataSourceOptions(database, true, DEFAULT_POOL, MIGRATIONS),
   entities: [SpecialEvent, SpecialEventDate],
   logger: undefined,
   logging: false,

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, getMetadataArgsStorage } from 'typeorm';
-import { buildDataSourceOptions, DEFAULT_POOL, MIGRATIONS } from './database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from './database-options.js';
+import { MIGRATIONS } from '../features.js';
 
 const MYSQL = {
   type: 'mysql',
@@ -46,17 +47,19 @@ describe('MIGRATIONS', () => {
 
 describe('buildDataSourceOptions', () => {
   it('builds SQLite options without synchronize, with its own migrations', () => {
-    const options = buildDataSourceOptions({ type: 'sqlite', path: 'data/x.sqlite' });
+    const options = buildDataSourceOptions({ type: 'sqlite', path: 'data/x.sqlite' }, false, DEFAULT_POOL, MIGRATIONS);
     expect(options.type).toBe('better-sqlite3');
     expect(options.synchronize).toBe(false);
     expect(options.migrationsRun).toBe(false);
     expect(options.migrations).toEqual([...MIGRATIONS.sqlite]);
     expect(options.entities).toBeUndefined();
-    expect(buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, true).migrationsRun).toBe(true);
+    expect(
+      buildDataSourceOptions({ type: 'sqlite', path: ':memory:' }, true, DEFAULT_POOL, MIGRATIONS).migrationsRun,
+    ).toBe(true);
   });
 
   it('builds MySQL options with utf8mb4, no stack trace capture and no synchronize', () => {
-    const options = buildDataSourceOptions(MYSQL, false, DEFAULT_POOL);
+    const options = buildDataSourceOptions(MYSQL, false, DEFAULT_POOL, MIGRATIONS);
     if (options.type !== 'mysql') throw new Error(`expected mysql options, got ${options.type}`);
     expect(options.charset).toBe('utf8mb4_bin');
     expect(options.trace).toBe(false);
@@ -101,7 +104,7 @@ describe('a real SQLite file with the migrations applied', () => {
     // Every entity of every module, found as the migration CLI finds them (ENTITY_FILES: each
     // *.entity file under src/), so that the schema check below covers a new module's too.
     dataSource = new DataSource({
-      ...buildDataSourceOptions({ type: 'sqlite', path }, true),
+      ...buildDataSourceOptions({ type: 'sqlite', path }, true, DEFAULT_POOL, MIGRATIONS),
       entities: await allEntities(),
     });
     await dataSource.initialize();
@@ -120,7 +123,7 @@ describe('a real SQLite file with the migrations applied', () => {
 
   it('sets synchronous=FULL when it opens a file that is already in WAL mode (a restart)', async () => {
     // better-sqlite3 opens an existing WAL database with synchronous=NORMAL (1) unless told otherwise.
-    const restarted = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    const restarted = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true, DEFAULT_POOL, MIGRATIONS));
     await restarted.initialize();
     try {
       await expect(restarted.query('PRAGMA journal_mode')).resolves.toEqual([{ journal_mode: 'wal' }]);
@@ -213,7 +216,7 @@ describe('upgrading in place a SQLite database that holds events from before the
     }
     dir = mkdtempSync(join(tmpdir(), 'museum-upgrade-'));
     const path = join(dir, 'events.sqlite');
-    const options = buildDataSourceOptions({ type: 'sqlite', path });
+    const options = buildDataSourceOptions({ type: 'sqlite', path }, false, DEFAULT_POOL, MIGRATIONS);
     const old = new DataSource({ ...options, migrations: [MIGRATIONS.sqlite[0]], migrationsRun: true });
     await old.initialize();
     const insert = 'INSERT INTO "special_events" VALUES (?, ?, ?, ?, ?, ?)';
@@ -228,7 +231,7 @@ describe('upgrading in place a SQLite database that holds events from before the
     await old.query(insert, ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["every Sunday"]', 2]);
     await old.query(insert, ['c0000000-0000-4000-8000-000000000000', 'C', 'L', 'D', '[]', 3]);
     await old.destroy();
-    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true));
+    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path }, true, DEFAULT_POOL, MIGRATIONS));
     await dataSource.initialize();
   });
 

@@ -3,77 +3,14 @@ import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig, DatabasePoolConfig } from '../config/app-config.js';
 import { failFastWhenUnavailable, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-availability.js';
+import { type DriverMigrations, NO_MIGRATIONS } from './migration-history.js';
 import { TypeOrmLogger } from './typeorm-logger.js';
-import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
-import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
-import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
-import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
-import { UserRoles1764100000000 as MysqlUserRoles } from './migrations/mysql/1764100000000-user-roles.js';
-import { UserRoles1764100000000 as SqliteUserRoles } from './migrations/sqlite/1764100000000-user-roles.js';
-import { IdempotencyKeys1764100001000 as MysqlIdempotencyKeys } from './migrations/mysql/1764100001000-idempotency-keys.js';
-import { IdempotencyKeys1764100001000 as SqliteIdempotencyKeys } from './migrations/sqlite/1764100001000-idempotency-keys.js';
-import { ExactTextComparisons1764200000000 as MysqlExactTextComparisons } from './migrations/mysql/1764200000000-exact-text-comparisons.js';
-import { ExactTextComparisons1764200000000 as SqliteExactTextComparisons } from './migrations/sqlite/1764200000000-exact-text-comparisons.js';
-import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migrations/mysql/1764200001000-cursor-signing-keys.js';
-import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
-import { CredentialsEpoch1764200002000 as MysqlCredentialsEpoch } from './migrations/mysql/1764200002000-credentials-epoch.js';
-import { CredentialsEpoch1764200002000 as SqliteCredentialsEpoch } from './migrations/sqlite/1764200002000-credentials-epoch.js';
-import { Calendar1764300000000 as MysqlCalendar } from './migrations/mysql/1764300000000-calendar.js';
-import { Calendar1764300000000 as SqliteCalendar } from './migrations/sqlite/1764300000000-calendar.js';
-import { Webhooks1764300002000 as MysqlWebhooks } from './migrations/mysql/1764300002000-webhooks.js';
-import { Webhooks1764300002000 as SqliteWebhooks } from './migrations/sqlite/1764300002000-webhooks.js';
-import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
-import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
-import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
-import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
-import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
-import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
-import { NormalizedUserNames1764500003700 as MysqlNormalizedUserNames } from './migrations/mysql/1764500003700-normalized-user-names.js';
-import { NormalizedUserNames1764500003700 as SqliteNormalizedUserNames } from './migrations/sqlite/1764500003700-normalized-user-names.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
  * command-line tools find a new module's entities without an edit outside its folder.
  */
 export const ENTITY_FILES = join(import.meta.dirname, '..', '**', '*.entity.{ts,js}');
-
-/**
- * Migrations per driver, listed as classes rather than globs so that the same list works from
- * the TypeScript sources (tests, TypeORM CLI) and from the compiled build. Each driver folder
- * holds the same migrations by name; a unit test keeps them in step.
- */
-export const MIGRATIONS = {
-  sqlite: [
-    SqliteInitialSchema,
-    SqliteEventDatesAndVersion,
-    SqliteUserRoles,
-    SqliteIdempotencyKeys,
-    SqliteExactTextComparisons,
-    SqliteCursorSigningKeys,
-    SqliteCredentialsEpoch,
-    SqliteCalendar,
-    SqliteWebhooks,
-    SqliteEventCapacity,
-    SqliteMuseumHours,
-    SqliteTickets,
-    SqliteNormalizedUserNames,
-  ],
-  mysql: [
-    MysqlInitialSchema,
-    MysqlEventDatesAndVersion,
-    MysqlUserRoles,
-    MysqlIdempotencyKeys,
-    MysqlExactTextComparisons,
-    MysqlCursorSigningKeys,
-    MysqlCredentialsEpoch,
-    MysqlCalendar,
-    MysqlWebhooks,
-    MysqlEventCapacity,
-    MysqlMuseumHours,
-    MysqlTickets,
-    MysqlNormalizedUserNames,
-  ],
-} as const;
 
 /**
  * Makes every commit durable before it returns: WAL with synchronous=FULL. better-sqlite3 in WAL
@@ -95,15 +32,20 @@ export const DEFAULT_POOL: DatabasePoolConfig = {
 
 /**
  * THE TypeORM options, used by the Nest module and by `ormconfig.ts` (the migration CLI) alike.
- * `synchronize` is always off: the schema comes from the committed migrations only. Entities are
- * not listed here, so that this folder depends on no feature: the Nest app loads those its modules
- * register with `TypeOrmModule.forFeature`, and each entry point names its own.
+ * `synchronize` is always off: the schema comes from the committed migrations only. Entities and
+ * migrations are not listed here, so that this folder depends on no feature: the Nest app loads
+ * the entities its modules register with `TypeOrmModule.forFeature`, each entry point names its
+ * own, and the migrations are the features' (src/features.ts joins them into MIGRATIONS).
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
   runMigrations = false,
   pool: DatabasePoolConfig = DEFAULT_POOL,
+  migrations: DriverMigrations = NO_MIGRATIONS,
 ): DataSourceOptions {
+  if (runMigrations && migrations.sqlite.length + migrations.mysql.length === 0) {
+    throw new Error('migrations are to run, but none were given (src/features.ts has them: MIGRATIONS)');
+  }
   const common = {
     synchronize: false,
     migrationsRun: runMigrations,
@@ -115,7 +57,7 @@ export function buildDataSourceOptions(
       ...common,
       type: 'better-sqlite3',
       database: database.path === ':memory:' ? ':memory:' : database.path,
-      migrations: [...MIGRATIONS.sqlite],
+      migrations: [...migrations.sqlite],
       prepareDatabase: prepareSqlite,
       timeout: SQLITE_BUSY_TIMEOUT_MS,
     };
@@ -137,7 +79,7 @@ export function buildDataSourceOptions(
     // Every query gets a deadline, so a hung connection answers 503 instead of hanging.
     maxQueryExecutionTime: pool.queryTimeoutMs,
     enableQueryTimeout: true,
-    migrations: [...MIGRATIONS.mysql],
+    migrations: [...migrations.mysql],
     extra: {
       // Requests waiting for a connection beyond this many fail fast (503) instead of piling up.
       queueLimit: 1000,

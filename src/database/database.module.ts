@@ -1,9 +1,10 @@
-import { Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
+import type { DriverMigrations } from './migration-history.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
@@ -29,29 +30,39 @@ export class MysqlPoolBounds implements OnModuleInit {
   }
 }
 
-/** Global: every feature's writes report to the one WriteHealth that readiness reads. */
+/**
+ * Global: every feature's writes report to the one WriteHealth that readiness reads. The
+ * migrations are the features' (src/features.ts joins them): this folder holds none of its own.
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool),
-        // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
-        autoLoadEntities: true,
-        // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
-        // (containers come up together), so retry for a while before giving up.
-        retryAttempts: config.database.type === 'mysql' ? 5 : 0,
-        retryDelay: 2000,
-      }),
-      dataSourceFactory: async (options) => {
-        if (!options) throw new Error('TypeORM options are missing');
-        const dataSource = new DataSource(options);
-        return withMigrationLock(options, () => dataSource.initialize());
-      },
+@Module({})
+export class DatabaseModule {
+  static forRoot(migrations: DriverMigrations): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [databaseConnection(migrations)],
+      providers: [MysqlPoolBounds, WriteHealth],
+      exports: [WriteHealth],
+    };
+  }
+}
+
+function databaseConnection(migrations: DriverMigrations): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => ({
+      ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool, migrations),
+      // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
+      autoLoadEntities: true,
+      // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
+      // (containers come up together), so retry for a while before giving up.
+      retryAttempts: config.database.type === 'mysql' ? 5 : 0,
+      retryDelay: 2000,
     }),
-  ],
-  providers: [MysqlPoolBounds, WriteHealth],
-  exports: [WriteHealth],
-})
-export class DatabaseModule {}
+    dataSourceFactory: async (options) => {
+      if (!options) throw new Error('TypeORM options are missing');
+      const dataSource = new DataSource(options);
+      return withMigrationLock(options, () => dataSource.initialize());
+    },
+  });
+}

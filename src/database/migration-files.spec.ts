@@ -1,4 +1,11 @@
-import { kebabCase, migrationSource, registerMigration, withMysqlCharset } from './migration-files.js';
+import {
+  kebabCase,
+  migrationList,
+  migrationListName,
+  migrationSource,
+  registerMigration,
+  withMysqlCharset,
+} from './migration-files.js';
 
 describe('generated migrations', () => {
   it('give every MySQL table utf8mb4 with binary collation, and leave other statements alone', () => {
@@ -57,5 +64,15 @@ describe('generated migrations', () => {
     expect(registered).toContain('  sqlite: [\n    SqliteInitial,\n    SqliteAddTickets,\n  ],');
     expect(registered).toContain('  mysql: [\n    MysqlInitial,\n    MysqlAddTickets,\n  ],');
     expect(registered).not.toMatch(/,\s*,/);
+  });
+
+  it("register a feature's first migration in a new list, named after the feature", () => {
+    expect(migrationListName('museum-hours')).toBe('MUSEUM_HOURS_MIGRATIONS');
+    const registered = registerMigration(migrationList('exhibits'), 'AddExhibits', 3);
+    expect(registered).toContain(
+      "import { AddExhibits3 as SqliteAddExhibits } from './migrations/sqlite/3-add-exhibits.js';",
+    );
+    expect(registered).toContain('export const EXHIBITS_MIGRATIONS: DriverMigrations = {');
+    expect(registered).toContain('  sqlite: [SqliteAddExhibits],\n  mysql: [MysqlAddExhibits],');
   });
 });

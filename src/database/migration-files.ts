@@ -47,9 +47,26 @@ ${statements(queries.down)}
 `;
 }
 
+/** `museum-hours` → `MUSEUM_HOURS_MIGRATIONS`: the name of a feature's list of migrations. */
+export function migrationListName(feature: string): string {
+  return `${feature.toUpperCase().replaceAll('-', '_')}_MIGRATIONS`;
+}
+
+/** A feature's list of migrations before its first one (src/<feature>/<feature>.migrations.ts). */
+export function migrationList(feature: string): string {
+  return `import type { DriverMigrations } from '../database/migration-history.js';
+
+/** ${feature}'s tables: one class per driver under one name and timestamp, oldest first. */
+export const ${migrationListName(feature)}: DriverMigrations = {
+  sqlite: [],
+  mysql: [],
+};
+`;
+}
+
 /**
- * database-options.ts with the new migration imported for both drivers and appended to both
- * lists of MIGRATIONS, in order.
+ * A feature's list of migrations (src/<feature>/<feature>.migrations.ts) with the new migration
+ * imported for both drivers and appended to both lists, in order.
  */
 export function registerMigration(optionsSource: string, name: string, timestamp: number): string {
   const className = `${name}${timestamp}`;
@@ -63,10 +80,11 @@ export function registerMigration(optionsSource: string, name: string, timestamp
   for (const driver of ['sqlite', 'mysql'] as const) {
     const prefix = driver === 'sqlite' ? 'Sqlite' : 'Mysql';
     const list = new RegExp(`(\\n  ${driver}: \\[)([^\\]]*)(\\])`);
-    if (!list.test(source)) throw new Error(`database-options.ts: MIGRATIONS.${driver} not found`);
+    if (!list.test(source)) throw new Error(`the feature's migrations list has no ${driver} list`);
     // The list as Prettier writes it, one item a line with a trailing comma, or on one line.
     source = source.replace(list, (_match, open: string, items: string, close: string) => {
       const entry = `${prefix}${name}`;
+      if (items.trim() === '') return `${open}${entry}${close}`;
       if (!items.includes('\n')) return `${open}${items.replace(/[\s,]*$/, '')}, ${entry}${close}`;
       return `${open}${items.replace(/[\s,]*$/, '')},\n    ${entry},\n  ${close}`;
     });

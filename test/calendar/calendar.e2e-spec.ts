@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
 import { CalendarFeedService } from '../../src/calendar/calendar-feed.service.js';
 import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
+import { MIGRATIONS } from '../../src/features.js';
 import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
 import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
@@ -581,7 +582,12 @@ describe('calendar tokens', () => {
 describe('the migration', () => {
   it('stamps the events that exist when it runs with the time it ran', async () => {
     const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database);
+    const options = buildDataSourceOptions(
+      loadConfig({ DATABASE_URL: database.url }).database,
+      false,
+      DEFAULT_POOL,
+      MIGRATIONS,
+    );
     const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
     const calendarAt = all.findIndex((migration) => migration.name === 'Calendar1764300000000');
     expect(calendarAt).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import type { Feature } from '../../src/features.js';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -29,8 +29,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** Modules added to the service's own, as a feature module would be (throwaway-module). */
-  readonly modules?: readonly Type[];
+  /** Features added to the service's own, as a line in src/features.ts would add them (throwaway-module). */
+  readonly features?: readonly Feature[];
   /**
    * 'production': passwords hashed at the service's own cost (OWASP's scrypt), for tests of
    * hashing, its cache, its concurrency and its timing. By default a test app hashes at a cost
@@ -51,7 +51,7 @@ export type TestAppEnv = Record<string, string> | (() => Record<string, string> 
 /**
  * Starts the service exactly as main.ts does (createApp: same module, pipeline, body handling and
  * OpenAPI), on a fresh database with the real migrations (SQLite, or MySQL in the e2e-mysql
- * project: see test-database.ts), listening on port 0, with `options.modules` added to the
+ * project: see test-database.ts), listening on port 0, with `options.features` added to the
  * service's own. Pass environment variables to override;
  * with a DATABASE_URL of your own, the database is yours to clean up. Only one app per test
  * file should be open at a time: @nestjs/passport registers strategies in passport's
@@ -81,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   });
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, { logDestination: sink, modules: options.modules });
+    app = await createApp(config, { logDestination: sink, features: options.features });
   } catch (error) {
     await database?.drop();
     throw error;

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
 import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
+import { MIGRATIONS } from '../../src/features.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
@@ -536,7 +537,12 @@ describe('through the shared pipeline', () => {
 describe('the migration', () => {
   it('upgrades a database of the previous release in place, and can be reverted', async () => {
     const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database);
+    const options = buildDataSourceOptions(
+      loadConfig({ DATABASE_URL: database.url }).database,
+      false,
+      DEFAULT_POOL,
+      MIGRATIONS,
+    );
     const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
     const at = all.findIndex((migration) => migration.name === 'MuseumHours1764400001000');
     expect(at).toBeGreaterThan(0);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
+import { MIGRATIONS } from '../../src/features.js';
 import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -212,7 +213,7 @@ describe('upgrading in place a MySQL database that holds events from before the 
 
   it('backfills every event: its distinct ISO dates, its earliest one (or ~), version 1', async () => {
     const config = { type: 'mysql' as const, ...mysqlTarget(database.url) };
-    const options = buildDataSourceOptions(config);
+    const options = buildDataSourceOptions(config, false, DEFAULT_POOL, MIGRATIONS);
     const old = new DataSource({ ...options, migrations: [MIGRATIONS.mysql[0]], migrationsRun: true });
     await old.initialize();
     const insert = 'INSERT INTO special_events VALUES (?, ?, ?, ?, ?, ?)';

@@ -3,7 +3,8 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, MIGRATIONS } from '../../src/database/database-options.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
+import { MIGRATIONS } from '../../src/features.js';
 import type { SqlStatement } from '../../src/database/sql-statements.js';
 import { EventSeats } from '../../src/special-events/event-seats.js';
 import type { SpecialEvent } from '../../src/special-events/special-event.entity.js';
@@ -417,7 +418,12 @@ describe('publishNewEvent webhooks', () => {
 describe('the migration', () => {
   it('gives the events that exist when it runs no capacity and 0 tickets sold', async () => {
     const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database);
+    const options = buildDataSourceOptions(
+      loadConfig({ DATABASE_URL: database.url }).database,
+      false,
+      DEFAULT_POOL,
+      MIGRATIONS,
+    );
     const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
     const at = all.findIndex((migration) => migration.name === 'EventCapacity1764400000000');
     expect(at).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import { FAILING_NAME, JOURNAL_TABLE, JournalModule } from './participant-module
  * event's own write took effect, and a failing one takes the event's write down with it.
  */
 
-const t = useTestApp({}, { modules: [JournalModule] });
+const t = useTestApp({}, { features: [{ module: JournalModule }] });
 
 beforeAll(async () => {
   await t.app.get(DataSource).query(JOURNAL_TABLE);

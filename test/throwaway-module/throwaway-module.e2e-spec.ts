@@ -13,7 +13,7 @@ import { ExhibitsModule } from './exhibits.module.js';
  * Allow, request logs, metrics and its place in the OpenAPI document.
  */
 
-const t = useTestApp({}, { modules: [ExhibitsModule] });
+const t = useTestApp({}, { features: [{ module: ExhibitsModule }] });
 
 const put = (path: string, body: unknown, authorization: string | null = AUTH): request.Test => {
   const req = request(t.baseUrl).put(path).set('Content-Type', 'application/json');

@@ -1,7 +1,7 @@
 /**
  * The date index's rules as migration 1764000000000 backfilled them: a frozen copy of
  * domain/calendar-dates.ts, so that a migration computes what it computed the day it shipped,
- * whatever the domain later becomes, and database/ imports no domain module. A spec checks the
+ * whatever the domain later becomes. A spec checks the
  * copy still agrees with the domain's rules; if they ever part, a new migration carries the new
  * rule and this copy stays as it is.
  */

@@ -1,0 +1,13 @@
+import type { DriverMigrations } from '../database/migration-history.js';
+import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
+import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
+
+/**
+ * The museum hours' week, exceptions and general admissions. One class per driver under one name and timestamp, oldest first;
+ * `npm run migration:generate -- museum-hours <Name>` adds to both lists. src/features.ts joins every
+ * feature's into one history.
+ */
+export const MUSEUM_HOURS_MIGRATIONS: DriverMigrations = {
+  sqlite: [SqliteMuseumHours],
+  mysql: [MysqlMuseumHours],
+};

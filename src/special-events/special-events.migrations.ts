@@ -1,0 +1,20 @@
+import type { DriverMigrations } from '../database/migration-history.js';
+import { InitialSchema1763800000000 as MysqlInitialSchema } from './migrations/mysql/1763800000000-initial-schema.js';
+import { InitialSchema1763800000000 as SqliteInitialSchema } from './migrations/sqlite/1763800000000-initial-schema.js';
+import { EventDatesAndVersion1764000000000 as MysqlEventDatesAndVersion } from './migrations/mysql/1764000000000-event-dates-and-version.js';
+import { EventDatesAndVersion1764000000000 as SqliteEventDatesAndVersion } from './migrations/sqlite/1764000000000-event-dates-and-version.js';
+import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migrations/mysql/1764200001000-cursor-signing-keys.js';
+import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
+import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
+import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
+
+/**
+ * The special events' tables, from the service's first schema on (which also created the users
+ * table, whose later migrations are auth's). One class per driver under one name and timestamp, oldest first;
+ * `npm run migration:generate -- special-events <Name>` adds to both lists. src/features.ts joins every
+ * feature's into one history.
+ */
+export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
+  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion, SqliteCursorSigningKeys, SqliteEventCapacity],
+  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion, MysqlCursorSigningKeys, MysqlEventCapacity],
+};

@@ -1,0 +1,13 @@
+import type { DriverMigrations } from '../database/migration-history.js';
+import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
+import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
+
+/**
+ * The tickets' table. One class per driver under one name and timestamp, oldest first;
+ * `npm run migration:generate -- tickets <Name>` adds to both lists. src/features.ts joins every
+ * feature's into one history.
+ */
+export const TICKETS_MIGRATIONS: DriverMigrations = {
+  sqlite: [SqliteTickets],
+  mysql: [MysqlTickets],
+};
