@@ -1,21 +1,25 @@
-import { Body, Controller, Get, NotFoundException, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, NotFoundException, Param, ParseUUIDPipe, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../src/common/http/public.decorator.js';
 import { ApiProblemResponses } from '../../src/common/problem/api-problem-responses.js';
 import { ExhibitDto } from './exhibit.dto.js';
+import { ExhibitsRepository } from './exhibits.repository.js';
 
-/** One protected GET, one public GET, one PUT with a DTO: the routes a new module typically has. */
+/**
+ * One protected GET, one public GET, one PUT with a DTO: the routes a new module typically has,
+ * over its repository.
+ */
 @ApiTags('Exhibits')
 @Controller('exhibits')
 export class ExhibitsController {
-  private readonly exhibits = new Map<string, ExhibitDto>();
+  constructor(private readonly exhibits: ExhibitsRepository) {}
 
   @Get(':exhibitId')
   @ApiOperation({ operationId: 'getExhibit', summary: 'One exhibit' })
   @ApiOkResponse({ type: ExhibitDto })
   @ApiProblemResponses(401, 404)
-  get(@Param('exhibitId') exhibitId: string): ExhibitDto {
-    const exhibit = this.exhibits.get(exhibitId);
+  async get(@Param('exhibitId', ParseUUIDPipe) exhibitId: string): Promise<ExhibitDto> {
+    const exhibit = await this.exhibits.find(exhibitId);
     if (exhibit === undefined) throw new NotFoundException();
     return exhibit;
   }
@@ -24,8 +28,8 @@ export class ExhibitsController {
   @ApiOperation({ operationId: 'putExhibit', summary: 'Store an exhibit' })
   @ApiOkResponse({ type: ExhibitDto })
   @ApiProblemResponses(400, 401, 415)
-  put(@Param('exhibitId') exhibitId: string, @Body() exhibit: ExhibitDto): ExhibitDto {
-    this.exhibits.set(exhibitId, exhibit);
+  async put(@Param('exhibitId', ParseUUIDPipe) exhibitId: string, @Body() exhibit: ExhibitDto): Promise<ExhibitDto> {
+    await this.exhibits.store(exhibitId, exhibit);
     return exhibit;
   }
 
@@ -33,7 +37,7 @@ export class ExhibitsController {
   @Get()
   @ApiOperation({ operationId: 'countExhibits', summary: 'How many exhibits there are' })
   @ApiOkResponse({ schema: { type: 'object', properties: { count: { type: 'integer' } } } })
-  count(): { count: number } {
-    return { count: this.exhibits.size };
+  async count(): Promise<{ count: number }> {
+    return { count: await this.exhibits.count() };
   }
 }

@@ -1,27 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
+import { DataSource } from 'typeorm';
 import { CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { EXHIBITS_MIGRATIONS } from './exhibits.migrations.js';
 import { ExhibitsModule } from './exhibits.module.js';
 
 /**
- * "Adding a module" (docs/extending.md), done as a newcomer would: a folder of its own
- * (test/throwaway-module/: module, controller, DTO) and one import, the module added to the
- * service's modules; nothing else anywhere. What it must get for free, each asserted below:
- * authentication, documented security, body reading and validation, problem details, 405 with
- * Allow, request logs, metrics and its place in the OpenAPI document.
+ * README.md's "Adding a module", done as written: a folder of its own (this one, standing for
+ * src/exhibits/: module, controller, DTO, repository), its table made by a migration per driver
+ * listed in exhibits.migrations.ts, and one line in the feature list, given here as
+ * createApp's `features` (the line src/features.ts would hold); nothing else anywhere. What it
+ * must get for free, each asserted below: its table on start, authentication, documented
+ * security, body reading and validation, problem details, 405 with Allow, request logs, metrics
+ * and its place in the OpenAPI document.
  */
 
-const t = useTestApp({}, { features: [{ module: ExhibitsModule }] });
+const t = useTestApp({}, { features: [{ module: ExhibitsModule, migrations: EXHIBITS_MIGRATIONS }] });
 
 const put = (path: string, body: unknown, authorization: string | null = AUTH): request.Test => {
   const req = request(t.baseUrl).put(path).set('Content-Type', 'application/json');
   return (authorization === null ? req : req.set('Authorization', authorization)).send(JSON.stringify(body));
 };
 
-describe('a module added in its own folder with one import', () => {
+describe('a module added in its own folder with one line in the feature list', () => {
   const path = `/exhibits/${randomUUID()}`;
+
+  it('has its table on start: its migration ran in the one history, after the features before it', async () => {
+    const dataSource = t.app.get(DataSource);
+    const applied = (await dataSource.query('SELECT name FROM migrations ORDER BY id')) as { name: string }[];
+    expect(applied.at(-1)).toEqual({ name: 'Exhibits1790000000000' });
+    expect(applied.length).toBeGreaterThan(1);
+    await expect(dataSource.query('SELECT COUNT(*) AS n FROM exhibits')).resolves.toHaveLength(1);
+  });
 
   it('is protected by default: 401 with the challenge without credentials, on GET and PUT', async () => {
     expectUnauthorized(await request(t.baseUrl).get(path), path);
@@ -35,6 +47,13 @@ describe('a module added in its own folder with one import', () => {
     const read = await request(t.baseUrl).get(path).set('Authorization', AUTH);
     expectStatus(read, 200);
     expect(read.body).toStrictEqual({ title: 'Sundial', room: 3 });
+    const rows = (await t.app
+      .get(DataSource)
+      .query('SELECT title, room FROM exhibits WHERE exhibit_id = ?', [path.split('/')[2]])) as {
+      title: string;
+      room: unknown;
+    }[];
+    expect(rows.map((row) => ({ title: row.title, room: Number(row.room) }))).toEqual([{ title: 'Sundial', room: 3 }]);
   });
 
   it('answers invalid input with 400 problem details naming every field, unknown properties too', async () => {
