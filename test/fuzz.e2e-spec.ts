@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { Agent, type IncomingHttpHeaders, request as httpRequest, STATUS_CODES } from 'node:http';
+import { Agent, request as httpRequest, STATUS_CODES } from 'node:http';
 import { DataSource, type Repository } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpecialEvent, SpecialEventDate } from '../src/special-events/special-event.entity.js';
 import type { StoredEvent } from './helpers/create-load.js';
+import { featureRows } from './helpers/feature-rows.js';
+import { type FuzzKit, type FuzzProperties, isoDay, isPlainObject, isQueryDate, type Reply } from './helpers/fuzz.js';
 import { CHALLENGE, LEAK, PROBLEM_KEYS, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.js';
 
@@ -13,11 +15,10 @@ import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.j
 /* oxlint-disable no-console -- the seed is printed once, so that a failing run can be replayed */
 
 /**
- * Property-based fuzzing of POST /special-events and DELETE /special-events/{eventId}, (issue 28)
- * the museum hours' query and bodies against a model week, and (issue
- * 16) GET /special-events (query strings, and walks over its `next` links), GET and PATCH
+ * Property-based fuzzing of POST /special-events and DELETE /special-events/{eventId},
+ * GET /special-events (query strings, and walks over its `next` links), GET and PATCH
  * /special-events/{eventId} (paths, merge-patch bodies, Content-Types, If-None-Match and If-Match
- * headers) over TCP, on the app built exactly as main.ts builds it (real database, real migrations).
+ * headers) and POST /tickets over TCP, on the app built exactly as main.ts builds it (real database, real migrations).
  *
  * Every generated request is checked against an oracle written here from docs/api.md and the
  * README's "Decisions where the contract is silent" (never the service's own validators), and
@@ -38,6 +39,10 @@ import { AUTH, TEST_PASSWORD, TEST_USER, useTestApp } from './helpers/test-app.j
  *   failing fields, one it accepts gets 201, 404 or 422 as the event and the date say, and a
  *   ticket row appears exactly for each 201; a scanned code (POST /check-ins) that is not one is a
  *   400, an unknown one a 404, a ticket's own (for another day) a 409.
+ *
+ * Each feature's own properties come from its test folder (test/<feature>/fuzz-properties.ts:
+ * the museum hours' week, query and date exceptions against a model week) and run below, with the
+ * same seed, budget and checks (test/helpers/fuzz.ts).
  *
  * Reproducible: FUZZ_SEED (default random) seeds every property; FUZZ_REQUESTS (default below) is
  * the number of generated requests for the whole file. The seed is printed once and is part of
@@ -67,7 +72,7 @@ const SEED = envInteger('FUZZ_SEED', () => Math.floor(Math.random() * 2 ** 31), 
 const REQUESTS = envInteger('FUZZ_REQUESTS', () => DEFAULT_REQUESTS, 5, 10_000_000);
 const PROJECT = process.env.TEST_DATABASE === 'mysql' ? 'e2e-mysql' : 'e2e-sqlite';
 
-/** Share of the request budget per property (sums to 1). */
+/** Share of the request budget per property (with the features' own shares, sums to 1). */
 const SHARE = {
   json: 0.13,
   nearMiss: 0.22,
@@ -81,9 +86,6 @@ const SHARE = {
   patch: 0.1,
   idempotencyKey: 0.04,
   // Issue 28: GET /museum-hours query strings, PUT /museum-hours/weekly and /museum-hours/{date} bodies.
-  hoursQuery: 0.015,
-  hoursWeek: 0.01,
-  hoursDate: 0.005,
   tickets: 0.03,
 } as const;
 const runsFor = (share: number): number => Math.max(1, Math.round(REQUESTS * share));
@@ -116,10 +118,6 @@ const isUuid = (value: string): boolean =>
   RFC_UUID.test(value) || value === NIL_UUID || value.toLowerCase() === MAX_UUID;
 
 const codePoints = (value: string): number => Array.from(value).length;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Containers nested in `value` (a scalar is 0, `{}` is 1); iterative, for very deep input. */
 function nestingDepth(value: unknown): number {
@@ -255,12 +253,6 @@ function predictPost(
 // ---------------------------------------------------------------------------------------------
 // HTTP over a keep-alive agent, and the checks every response gets
 // ---------------------------------------------------------------------------------------------
-
-interface Reply {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly text: string;
-}
 
 const t = useTestApp();
 let repo: Repository<SpecialEvent>;
@@ -1111,22 +1103,6 @@ const anonymousTarget = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 
 /** ISO 8601 date, or date-time whose date part counts (issue 16); the date must exist. */
-const ISO_DATE_OR_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-
-function calendarDay(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** The `YYYY-MM-DD` an event's date string stands for, or null for free text. */
-function isoDay(text: string): string | null {
-  const match = ISO_DATE_OR_TIME.exec(text);
-  if (!match) return null;
-  return calendarDay(Number(match[1]), Number(match[2]), Number(match[3])) ? text.slice(0, 10) : null;
-}
-
-const isQueryDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isoDay(text) === text;
 
 /** Events of the model that a list with this range returns (either bound may be absent). */
 function matching(start: string | undefined, end: string | undefined): StoredEvent[] {
@@ -2214,257 +2190,24 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Issue 28: museum hours. The oracle, from docs/api.md (Museum hours)
+// Each feature's properties, from its test folder (test/<feature>/fuzz-properties.ts)
 // ---------------------------------------------------------------------------------------------
 
-const HOURS_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-type HoursEntry = { timeOpen: string; timeClose: string; capacity?: number } | null;
-/** The week as the service should hold it (no date exceptions are kept between requests). */
-let modelWeek: Record<string, HoursEntry> = Object.fromEntries(HOURS_DAYS.map((day) => [day, null]));
+const kit: FuzzKit = { t, send, fuzz, checkCommon, parseJson, record, counts };
 
-const isHoursTime = (value: unknown): boolean => typeof value === 'string' && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+for (const { rows } of await featureRows<FuzzProperties>('fuzz-properties')) {
+  describe(`fuzzing ${rows.title} (seed ${SEED})`, () => {
+    beforeAll(() => {
+      port = Number(new URL(t.baseUrl).port);
+    });
 
-/** Why a day's entry of the week is invalid, or null (docs/api.md: times, midnight, capacity). */
-function hoursEntryValid(value: unknown): boolean {
-  if (value === null) return true;
-  if (!isPlainObject(value)) return false;
-  if (Object.keys(value).some((key) => !['timeOpen', 'timeClose', 'capacity'].includes(key))) return false;
-  if (!isHoursTime(value.timeOpen) || !isHoursTime(value.timeClose)) return false;
-  if ((value.timeClose as string) <= (value.timeOpen as string)) return false;
-  const capacity = value.capacity;
-  return (
-    capacity === undefined ||
-    (typeof capacity === 'number' && Number.isInteger(capacity) && capacity >= 1 && capacity <= 1_000_000)
-  );
-}
-
-const timeText = fc.oneof(
-  fc.constantFrom('00:00', '09:00', '09:30', '12:00', '18:00', '23:59'),
-  fc.constantFrom('24:00', '9:00', '0900', '09:60', '09:00:00', '', ' 09:00', '１０:００'),
-  fc
-    .tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }))
-    .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
-);
-const capacityValue = fc.oneof(
-  fc.integer({ min: 1, max: 1000 }),
-  fc.constantFrom<unknown>(0, -1, 1.5, 1_000_001, '5', null, true),
-);
-const hoursEntry: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(null) },
-  {
-    weight: 6,
-    arbitrary: fc.record(
-      { timeOpen: timeText, timeClose: timeText, capacity: capacityValue },
-      { requiredKeys: ['timeOpen', 'timeClose'] },
-    ),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom<unknown>('closed', 0, [], {}, { timeOpen: '09:00', timeClose: '18:00', open: true }),
-  },
-);
-/** A valid day: closed, or hours that close after they open, with or without a capacity. */
-const validHoursEntry: fc.Arbitrary<HoursEntry> = fc.oneof(
-  fc.constant(null),
-  fc
-    .tuple(
-      fc.integer({ min: 0, max: 23 * 60 + 58 }),
-      fc.integer({ min: 1, max: 24 * 60 }),
-      fc.option(fc.integer({ min: 1, max: 1_000_000 }), { nil: undefined }),
-    )
-    .map(([open, length, capacity]) => {
-      const close = Math.min(open + length, 23 * 60 + 59);
-      const time = (minutes: number) =>
-        `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-      const hours = { timeOpen: time(open), timeClose: time(close) };
-      return capacity === undefined ? hours : { ...hours, capacity };
-    }),
-);
-/** A valid week, then, half of the time, one near miss: a day changed to anything, a day left out, or a key added. */
-const weekBody = fc
-  .tuple(
-    fc.array(validHoursEntry, { minLength: 7, maxLength: 7 }),
-    fc.option(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom('change', 'omit', 'add'), hoursEntry), {
-      nil: undefined,
-    }),
-  )
-  .map(([entries, miss]) => {
-    const week: Record<string, unknown> = Object.fromEntries(HOURS_DAYS.map((day, i) => [day, entries[i]]));
-    if (miss !== undefined) {
-      const [index, how, entry] = miss;
-      if (how === 'change') week[HOURS_DAYS[index]] = entry;
-      if (how === 'omit') delete week[HOURS_DAYS[index]];
-      if (how === 'add') week.holiday = entry;
-    }
-    return week;
-  });
-
-/** A `YYYY-MM-DD` of a year from 1000 (the oracle's calendarDay reads years 0-99 as 19xx). */
-const hoursDateText = fc.oneof(
-  fc
-    .tuple(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
-    .map(([y, m, d]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
-  fc.constantFrom('2026-02-29', '2028-02-29', '2026-13-01', '2026-1-1', 'today', '', '2026-12-01T00:00'),
-);
-const pageText = fc.oneof(
-  fc.integer({ min: 1, max: 40 }).map(String),
-  fc.bigInt({ min: 1n, max: 10n ** 20n }).map(String),
-  fc.constantFrom('0', '-1', '1.5', 'two', '', ' 1'),
-);
-const limitText = fc.oneof(fc.integer({ min: 0, max: 40 }).map(String), fc.constantFrom('-1', '10.0', 'ten', ''));
-const hoursQuery = fc.record(
-  { startDate: hoursDateText, page: pageText, limit: limitText, limt: fc.constant('5') },
-  { requiredKeys: [] },
-);
-
-/** The open days the model week gives from `start` on, within the 366-day horizon. */
-function expectedOpenDays(
-  start: string,
-): { date: string; timeOpen: string; timeClose: string; ticketsAvailable?: number }[] {
-  const days = [];
-  const first = new Date(`${start}T00:00:00Z`).getTime();
-  for (let i = 0; i < 366; i++) {
-    const instant = new Date(first + i * 86_400_000);
-    if (instant.getUTCFullYear() > 9999) break;
-    const entry = modelWeek[HOURS_DAYS[(instant.getUTCDay() + 6) % 7]];
-    if (entry === null) continue;
-    const date = instant.toISOString().slice(0, 10);
-    const { timeOpen, timeClose, capacity } = entry;
-    days.push(
-      capacity === undefined
-        ? { date, timeOpen, timeClose }
-        : { date, timeOpen, timeClose, ticketsAvailable: capacity },
+    it.each(rows.properties(kit).map(({ title, run }) => [title, run] as const))(
+      '%s',
+      async (_title, run) => {
+        expect.hasAssertions();
+        await run();
+      },
+      TIMEOUT_MS,
     );
-  }
-  return days;
-}
-
-describe(`fuzzing /museum-hours (seed ${SEED})`, () => {
-  beforeAll(() => {
-    port = Number(new URL(t.baseUrl).port);
   });
-
-  const putJson = (path: string, body: unknown) =>
-    send('PUT', path, { Authorization: AUTH, 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(body)));
-
-  const weekOutcomes = new Set<number>();
-
-  it(
-    'PUT /museum-hours/weekly with near-miss weeks: a valid one is stored as sent, any other is a 400 naming its days and changes nothing',
-    async () => {
-      await fuzz('museum hours weeks', weekBody, SHARE.hoursWeek, async (body) => {
-        counts.generated++;
-        // From the week as stored: a failed run (and fast-check's shrinking after it) starts right.
-        modelWeek = parseJson(await send('GET', '/museum-hours/weekly', { Authorization: AUTH })) as Record<
-          string,
-          HoursEntry
-        >;
-        const reply = await putJson('/museum-hours/weekly', body);
-        record(reply);
-        const failing = [
-          ...HOURS_DAYS.filter((day) => !(day in body) || !hoursEntryValid(body[day])),
-          ...('holiday' in body ? ['holiday'] : []),
-        ];
-        if (failing.length === 0) {
-          expect(reply.status, `PUT weekly ${JSON.stringify(body)} → ${reply.text}`).toBe(200);
-          // As JSON: fast-check's records may have a null prototype, which toStrictEqual compares.
-          const sent = JSON.parse(JSON.stringify(body)) as Record<string, HoursEntry>;
-          expect(parseJson(reply)).toStrictEqual(sent);
-          modelWeek = sent;
-        } else {
-          const problem = checkCommon(reply, '/museum-hours/weekly', Object.keys(body));
-          expect(reply.status, `PUT weekly ${JSON.stringify(body)}`).toBe(400);
-          const named = ((problem?.errors ?? []) as { field: string }[]).map((error) => error.field);
-          expect(named.sort(), `the 400 names exactly ${failing.join(', ')}: ${reply.text}`).toEqual(failing.sort());
-        }
-        const read = await send('GET', '/museum-hours/weekly', { Authorization: AUTH });
-        expect(parseJson(read)).toStrictEqual(modelWeek);
-        weekOutcomes.add(reply.status);
-      });
-      expect([...weekOutcomes].sort((a, b) => a - b)).toEqual([200, 400]);
-    },
-    TIMEOUT_MS,
-  );
-
-  it(
-    'GET /museum-hours query strings: exactly the open days of the model week, paged, or a 400 naming each bad parameter',
-    async () => {
-      // A week with closed days and a capacity, so that paging skips days and ticketsAvailable shows.
-      modelWeek = {
-        monday: null,
-        tuesday: { timeOpen: '09:00', timeClose: '18:00' },
-        wednesday: { timeOpen: '09:00', timeClose: '18:00' },
-        thursday: { timeOpen: '12:00', timeClose: '21:00' },
-        friday: { timeOpen: '09:00', timeClose: '18:00' },
-        saturday: { timeOpen: '10:00', timeClose: '16:00', capacity: 300 },
-        sunday: null,
-      };
-      expect((await putJson('/museum-hours/weekly', modelWeek)).status).toBe(200);
-      await fuzz('museum hours queries', hoursQuery, SHARE.hoursQuery, async (query) => {
-        counts.generated++;
-        const search = new URLSearchParams(query as Record<string, string>).toString();
-        const path = `/museum-hours${search === '' ? '' : `?${search}`}`;
-        const today = new Date().toISOString().slice(0, 10);
-        const reply = await send('GET', path, { Authorization: AUTH });
-        record(reply);
-        const failing: string[] = [];
-        if (query.startDate !== undefined && !isQueryDate(query.startDate)) failing.push('startDate');
-        if (
-          query.page !== undefined &&
-          !(/^[1-9]\d*$/.test(query.page) && BigInt(query.page) <= BigInt(Number.MAX_SAFE_INTEGER))
-        )
-          failing.push('page');
-        if (query.limit !== undefined && !(/^[1-9]\d*$/.test(query.limit) && Number(query.limit) <= 30))
-          failing.push('limit');
-        if (query.limt !== undefined) failing.push('limt');
-        if (failing.length > 0) {
-          const problem = checkCommon(reply, '/museum-hours', Object.values(query));
-          expect(reply.status, `GET ${path}`).toBe(400);
-          const named = ((problem?.errors ?? []) as { field: string }[]).map((error) => error.field);
-          expect(named.sort(), `the 400 names exactly ${failing.join(', ')}: ${reply.text}`).toEqual(failing.sort());
-          return;
-        }
-        expect(reply.status, `GET ${path} → ${reply.text.slice(0, 300)}`).toBe(200);
-        const limit = query.limit === undefined ? 10 : Number(query.limit);
-        const skip = query.page === undefined ? 0 : Number(BigInt(query.page) - 1n) * limit;
-        const expected = expectedOpenDays(query.startDate ?? today).slice(skip, skip + limit);
-        expect(JSON.parse(reply.text), `GET ${path}`).toStrictEqual(expected);
-      });
-    },
-    TIMEOUT_MS,
-  );
-
-  it(
-    'PUT /museum-hours/{date} with near-miss dates and bodies: 200 with the exception as sent, or a 400 and nothing stored',
-    async () => {
-      const body = fc.oneof(
-        fc.record({ closed: fc.constantFrom<unknown>(true, false, 'true', 1) }),
-        fc.record({ closed: fc.constant(true), timeOpen: timeText }),
-        fc.record({ timeOpen: timeText, timeClose: timeText, capacity: capacityValue }, { requiredKeys: [] }),
-      );
-      await fuzz('museum hours dates', fc.tuple(hoursDateText, body), SHARE.hoursDate, async ([date, exception]) => {
-        counts.generated++;
-        const path = `/museum-hours/${encodeURIComponent(date)}`;
-        const reply = await putJson(path, exception);
-        record(reply);
-        const fields = exception as Record<string, unknown>;
-        const validDate = isQueryDate(date);
-        const validBody =
-          'closed' in fields
-            ? fields.closed === true && Object.keys(fields).length === 1
-            : hoursEntryValid(fields) && 'timeOpen' in fields && 'timeClose' in fields;
-        if (!validDate || !validBody) {
-          checkCommon(reply, path, [date, ...Object.keys(fields)]);
-          expect([400, 404, 405], `PUT ${path} ${JSON.stringify(exception)} → ${reply.text}`).toContain(reply.status);
-          if (validDate) expect(reply.status).toBe(400);
-          if (validDate) expect((await send('DELETE', path, { Authorization: AUTH })).status).toBe(404);
-          return;
-        }
-        expect(reply.status, `PUT ${path} ${JSON.stringify(exception)} → ${reply.text}`).toBe(200);
-        expect(parseJson(reply)).toStrictEqual({ date, ...fields });
-        expect((await send('DELETE', path, { Authorization: AUTH })).status).toBe(204);
-      });
-    },
-    TIMEOUT_MS,
-  );
-});
+}
