@@ -85,7 +85,6 @@ const SHARE = {
   get: 0.07,
   patch: 0.1,
   idempotencyKey: 0.04,
-  // Issue 28: GET /museum-hours query strings, PUT /museum-hours/weekly and /museum-hours/{date} bodies.
   tickets: 0.03,
 } as const;
 const runsFor = (share: number): number => Math.max(1, Math.round(REQUESTS * share));
