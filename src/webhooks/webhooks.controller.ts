@@ -11,12 +11,12 @@ import {
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
-import { ProblemException } from '../common/problem/problem.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWebhookDto } from './dto/create-webhook.dto.js';
 import { WebhookIdParams } from './dto/webhook-id-params.dto.js';
 import { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
-import { WEBHOOK_LIMIT_PROBLEM_TYPE, WEBHOOK_URL_PROBLEM_TYPE, WebhooksService } from './webhooks.service.js';
+import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
+import { WebhooksService } from './webhooks.service.js';
 
 @ApiTags('Webhooks')
 @Controller('webhooks')
@@ -86,15 +86,9 @@ export class WebhooksController {
     const outcome = await this.webhooks.create(body.url, body.description);
     switch (outcome.kind) {
       case 'url-refused':
-        throw new ProblemException(422, `This webhook URL is not allowed: ${outcome.reason}.`, {
-          type: WEBHOOK_URL_PROBLEM_TYPE,
-        });
+        throw WEBHOOK_PROBLEMS.problem('url-refused', { reason: outcome.reason });
       case 'limit-reached':
-        throw new ProblemException(
-          409,
-          `There are already ${outcome.max} webhook subscriptions, the most this service keeps; delete one first.`,
-          { type: WEBHOOK_LIMIT_PROBLEM_TYPE },
-        );
+        throw WEBHOOK_PROBLEMS.problem('limit-reached', { max: outcome.max });
       case 'created':
         response.setHeader('Location', `/webhooks/${outcome.subscription.webhookId}`);
         return outcome.subscription;

@@ -1,0 +1,11 @@
+import { Refusal } from '../domain/refusal.js';
+
+/** Why the calendar module refuses a request. */
+export interface CalendarReasons {
+  'no-token': { readonly tokenId: string };
+}
+
+export class CalendarRefusal<R extends keyof CalendarReasons = keyof CalendarReasons> extends Refusal<
+  CalendarReasons,
+  R
+> {}
