@@ -9,4 +9,10 @@ export const CALENDAR_PROBLEMS = new ProblemCatalog<CalendarReasons>('calendar',
     when: 'No calendar token has this tokenId.',
     example: { tokenId: '3f2a9c4e-1b7d-4e8a-9c0f-5d6e7f8a9b0c' },
   },
+  'unknown-feed-token': {
+    status: 404,
+    detail: () => 'No calendar feed exists at this address: its token is unknown or was revoked.',
+    when: 'No feed at this address: the token is malformed, unknown or revoked.',
+    example: {},
+  },
 });

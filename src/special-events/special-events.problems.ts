@@ -42,7 +42,7 @@ export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('s
     detail: ({ capacity, sold }) =>
       `capacity ${capacity} is below the ${sold} tickets already sold for this event; ` +
       `give at least ${sold}, or null for no limit. Nothing was changed.`,
-    when: 'The capacity given is below the tickets already sold; the stored event is unchanged.',
+    when: 'The capacity given is below the tickets already sold.',
     example: { capacity: 10, sold: 12 },
   },
   'dates-have-tickets': {
@@ -51,7 +51,7 @@ export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('s
     detail: ({ dates }) =>
       `Tickets are sold for ${dates.join(', ')}, which this change would remove from the event's dates; ` +
       'keep those dates. Nothing was changed.',
-    when: 'The new `dates` leave out a date that active tickets are sold for (the detail names the dates); the stored event is unchanged.',
+    when: 'The new `dates` leave out a date that active tickets are sold for; the detail names the dates.',
     example: { dates: ['2026-12-05'] },
   },
   busy: {

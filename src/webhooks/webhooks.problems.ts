@@ -8,9 +8,9 @@ export const WEBHOOK_PROBLEMS = new ProblemCatalog<WebhookReasons>('webhooks', W
     type: 'urn:museum:problem:webhook-url-refused',
     detail: ({ reason }) => `This webhook URL is not allowed: ${reason}.`,
     when:
-      'The URL breaks the address rules: plain http to a host not in WEBHOOK_ALLOWED_HOSTS, an address that is ' +
+      'The URL breaks the address rules: plain http to a host not in WEBHOOK_ALLOWED_HOSTS; an address that is ' +
       'not global unicast (loopback, private, link-local or metadata, or an IPv6 form that carries an IPv4 ' +
-      'address), or a name that resolves to one (or does not resolve).',
+      'address); a name that resolves to one, or does not resolve.',
     example: {
       reason: 'localhost resolves to 127.0.0.1 is a loopback, private, link-local or otherwise internal address',
     },
