@@ -72,7 +72,7 @@ export class ProblemCatalog<Reasons extends object> {
   says(reason: keyof Reasons & string): string {
     const answer = this.answers[reason];
     const type = 'type' in answer && answer.type !== undefined ? ` (\`${answer.type}\`)` : '';
-    return answer.when.replace(/\.$/, `${type}.`);
+    return `${answer.when.replace(/\.$/, '')}${type}.`;
   }
 
   /**
