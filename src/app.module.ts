@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
+import { APP_PIPE } from '@nestjs/core';
+import { ProblemsModule } from './common/problem/problems.module.js';
 import { databaseUnavailableProblem } from './database/database-problems.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -12,9 +12,9 @@ import { MetricsModule } from './metrics/metrics.module.js';
 /**
  * The whole service: the foundations, then every feature of src/features.ts (and `more`, which
  * tests add), their migrations as one history. The global pieces are APP_* providers (the Basic
- * guard is AuthModule's), so anything that compiles this module gets the production pipeline. Reading JSON bodies, 405 and
- * the 404 below a controller's paths come from the routes themselves (installRouteDefaults, run by
- * createApp).
+ * guard is AuthModule's), so anything that compiles this module gets the production pipeline.
+ * Reading JSON bodies, 405 and the 404 below a controller's paths come from the routes themselves
+ * (installRouteDefaults, run by createApp).
  */
 @Module({})
 export class AppModule {
@@ -24,14 +24,12 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ProblemsModule.forRoot([databaseUnavailableProblem]),
         MetricsModule.forRoot(config),
         DatabaseModule.forRoot(migrationsOf(features)),
         ...features.flatMap((feature) => feature.module ?? []),
       ],
-      providers: [
-        { provide: APP_FILTER, useValue: new ProblemDetailsFilter([databaseUnavailableProblem]) },
-        { provide: APP_PIPE, useClass: StrictValidationPipe },
-      ],
+      providers: [{ provide: APP_PIPE, useClass: StrictValidationPipe }],
     };
   }
 }
