@@ -2,7 +2,13 @@ import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import request, { type Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Body, CHALLENGE, expectProblem, expectStatus, expectUnauthorized } from '../helpers/problem-assertions.js';
+import {
+  type Body,
+  CHALLENGE,
+  expectProblem,
+  expectStatus,
+  expectUnauthorized,
+} from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 
 /**

@@ -4,7 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
 import { SqliteGroupCommit } from '../../src/database/sqlite-group-commit.js';
 import { SpecialEvent } from '../../src/special-events/special-event.entity.js';
-import { MysqlSpecialEventsStore, RepositorySpecialEventsStore } from '../../src/special-events/special-events.store.js';
+import {
+  MysqlSpecialEventsStore,
+  RepositorySpecialEventsStore,
+} from '../../src/special-events/special-events.store.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus } from '../helpers/problem-assertions.js';
 import { sendTogether as sendAllTogether } from '../helpers/raw-http.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
