@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminBootstrap } from './admin-bootstrap.js';
@@ -15,7 +15,7 @@ import { FailureLimiter } from './failure-limiter.js';
 import { GuessGate } from './guess-gate.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
-import { PublicReadThrottler, WindowCounts } from './public-read-limit.js';
+import { PublicReadThrottler } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
 import { User } from './user.entity.js';
 import { UsersService } from './users.service.js';
@@ -29,14 +29,6 @@ import { UsersService } from './users.service.js';
   imports: [
     PassportModule,
     TypeOrmModule.forFeature([User]),
-    ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: ({ publicRead }: AppConfig) => ({
-        throttlers: [{ limit: publicRead.rateLimit, ttl: publicRead.rateWindowMs }],
-        storage: new WindowCounts(),
-        setHeaders: false,
-      }),
-    }),
   ],
   providers: [
     {
@@ -74,7 +66,14 @@ import { UsersService } from './users.service.js';
     AdminBootstrap,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     // After the Basic guard, which marks the anonymous reads it lets in: only those are counted.
-    { provide: APP_GUARD, useClass: PublicReadThrottler },
+    // Only with public read on (a factory that gives null registers no guard): no request pays
+    // for a limit that cannot apply.
+    {
+      provide: APP_GUARD,
+      inject: [APP_CONFIG, DataSource, Reflector],
+      useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, reflector: Reflector) =>
+        publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, reflector) : null,
+    },
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },
   ],
