@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, Reflector } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PublicAnswerCache } from '../common/http/public-answer-cache.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminBootstrap } from './admin-bootstrap.js';
@@ -23,13 +24,11 @@ import { UsersService } from './users.service.js';
 /**
  * HTTP Basic authentication for every route that is not @Public(), the role each route needs
  * (@RequiresRole()), the users behind both, and the rate limit of the reads that public read
- * (@PublicRead(), PUBLIC_READ=true) lets in without credentials.
+ * (@PublicRead(), PUBLIC_READ=true) lets in without credentials, and the in-memory cache of their
+ * answers (PublicAnswerCache).
  */
 @Module({
-  imports: [
-    PassportModule,
-    TypeOrmModule.forFeature([User]),
-  ],
+  imports: [PassportModule, TypeOrmModule.forFeature([User])],
   providers: [
     {
       provide: PasswordHasher,
@@ -73,6 +72,15 @@ import { UsersService } from './users.service.js';
       inject: [APP_CONFIG, DataSource, Reflector],
       useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, reflector: Reflector) =>
         publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, reflector) : null,
+    },
+    // Interceptors run after every guard: a read answered from this cache was still counted.
+    {
+      provide: APP_INTERCEPTOR,
+      inject: [APP_CONFIG],
+      useFactory: ({ publicRead }: AppConfig) =>
+        publicRead.enabled && publicRead.maxAgeSeconds > 0
+          ? new PublicAnswerCache({ ttlMs: Math.min(1000, publicRead.maxAgeSeconds * 1000) })
+          : null,
     },
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },

@@ -22,7 +22,11 @@ export class PublicReadThrottler extends ThrottlerGuard implements OnApplication
 
   constructor(config: PublicReadConfig, dataSource: DataSource, reflector: Reflector) {
     const counts = new SharedWindowCounts(hitCountsFor(dataSource));
-    super({ throttlers: [{ limit: config.rateLimit, ttl: config.rateWindowMs }], setHeaders: false }, counts, reflector);
+    super(
+      { throttlers: [{ limit: config.rateLimit, ttl: config.rateWindowMs }], setHeaders: false },
+      counts,
+      reflector,
+    );
     this.counts = counts;
   }
 
