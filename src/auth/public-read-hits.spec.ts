@@ -91,6 +91,25 @@ describe('SqliteHitCounts', () => {
     second.close();
   });
 
+  it('counts the reads of one turn in one transaction, each its own count, and waits out a lock on a later turn', async () => {
+    const file = join(dir, 'db.sqlite');
+    const other = new Database(file);
+    other.pragma('journal_mode = WAL');
+    other.exec(CREATE);
+    const main = new Database(file);
+    const counts = new SqliteHitCounts(sqliteDataSource(main));
+    expect(await Promise.all([1, 2, 3, 4].map(() => counts.add(0, 'a')))).toEqual([1, 2, 3, 4]);
+    // Another process holds the write lock: the event loop is not blocked, and the count is made after.
+    other.exec('BEGIN IMMEDIATE');
+    const counted = counts.add(0, 'a');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    other.exec('COMMIT');
+    expect(await counted).toBe(5);
+    counts.close();
+    main.close();
+    other.close();
+  });
+
   it('never joins a transaction left open on an in-memory connection, and counts once it ends', async () => {
     const db = new Database(':memory:');
     db.exec(CREATE);

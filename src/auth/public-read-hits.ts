@@ -57,38 +57,49 @@ export class MysqlHitCounts implements HitCounts {
   close(): void {}
 }
 
+interface PendingHit {
+  readonly windowStart: number;
+  readonly address: string;
+  readonly resolve: (hits: number) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** How many turns a batch of counts waits for a write lock (or an open transaction) before it fails. */
+const SQLITE_LOCK_ATTEMPTS = 50;
+
 /**
  * SQLite: the count needs no flush to disk (a count lost in a power cut lets a few more reads in),
  * and the service's own connection commits with synchronous=FULL, one fsync per commit (1.8 ms
  * here, against 0.06 ms for this statement without it). So the counts have a connection of their
  * own to the same file, synchronous=NORMAL (in WAL mode: consistent after a crash, only the last
- * commits may be lost), whose commits never wait for the disk. It never waits for a lock either
- * (busy_timeout 0: better-sqlite3 would block the event loop while waiting): a write lock held by
- * another process or an open transaction is tried again on a later turn. An in-memory database
- * has no file to share and nothing to flush: its counts go through the service's connection.
+ * commits may be lost), whose commits never wait for the disk. The reads counted in one turn of
+ * the event loop share one transaction (0.02 ms a count here, against 0.06 ms alone), each still
+ * one upsert whose count the database returns. It never waits for a lock (busy_timeout 0:
+ * better-sqlite3 would block the event loop while waiting): a write lock held by another process,
+ * or an open transaction, is tried again on a later turn. An in-memory database has no file to
+ * share and nothing to flush: its counts go through the service's connection.
  */
 export class SqliteHitCounts implements HitCounts {
   private own?: Database.Database;
-  private upsert?: Database.Statement;
+  private prepared?: { upsert: Database.Statement; begin: Database.Statement; commit: Database.Statement };
+  private queue: PendingHit[] = [];
+  private scheduled = false;
+  private attempts = 0;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async add(windowStart: number, address: string): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
-      const upsert = this.statement();
-      if (upsert !== undefined) {
-        try {
-          return (upsert.get(windowStart, address) as { hits: number }).hits;
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt >= 50) throw error;
-        }
-      } else if (attempt >= 50) throw new Error('SQLite stayed in a transaction; the read was not counted');
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+  add(windowStart: number, address: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ windowStart, address, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flush);
+      }
+    });
   }
 
   async dropBefore(windowStart: number): Promise<void> {
-    if (this.statement() === undefined) return;
+    if (this.statements() === undefined) return;
     (this.own ?? sqliteConnectionOf(this.dataSource))?.prepare(DROP_SQL).run(windowStart);
     return Promise.resolve();
   }
@@ -98,11 +109,52 @@ export class SqliteHitCounts implements HitCounts {
     this.own = undefined;
   }
 
-  /** The prepared upsert, or undefined while the service's connection is inside a transaction. */
-  private statement(): Database.Statement | undefined {
+  private readonly flush = (): void => {
+    let statements: ReturnType<SqliteHitCounts['statements']>;
+    try {
+      statements = this.statements();
+      if (statements !== undefined) statements.begin.run();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') return this.fail(error);
+      statements = undefined;
+    }
+    if (statements === undefined) {
+      if (++this.attempts >= SQLITE_LOCK_ATTEMPTS) return this.fail(new Error('SQLite stayed locked'));
+      setTimeout(this.flush, 1);
+      return;
+    }
+    this.attempts = 0;
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    const counts: number[] = [];
+    try {
+      for (const { windowStart, address } of batch) {
+        counts.push((statements.upsert.get(windowStart, address) as { hits: number }).hits);
+      }
+      statements.commit.run();
+    } catch (error) {
+      const db = this.own ?? sqliteConnectionOf(this.dataSource);
+      if (db?.inTransaction) db.exec('ROLLBACK');
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    batch.forEach((pending, index) => pending.resolve(counts[index]));
+  };
+
+  private fail(error: unknown): void {
+    this.attempts = 0;
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    for (const pending of batch) pending.reject(error);
+  }
+
+  /** The prepared statements, or undefined while the service's connection is inside a transaction. */
+  private statements(): SqliteHitCounts['prepared'] {
     const main = sqliteConnectionOf(this.dataSource);
     if (main === undefined) throw new Error('The SQLite connection is not open');
-    if (this.upsert === undefined) {
+    if (this.prepared === undefined) {
       let db = main;
       if (!main.memory) {
         this.own = new Database(main.name, { timeout: 0 });
@@ -110,14 +162,18 @@ export class SqliteHitCounts implements HitCounts {
         this.own.pragma('synchronous = NORMAL');
         db = this.own;
       }
-      this.upsert = db.prepare(
-        'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, 1) ' +
-          'ON CONFLICT (window_start, address) DO UPDATE SET hits = hits + 1 RETURNING hits',
-      );
+      this.prepared = {
+        upsert: db.prepare(
+          'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, 1) ' +
+            'ON CONFLICT (window_start, address) DO UPDATE SET hits = hits + 1 RETURNING hits',
+        ),
+        begin: db.prepare('BEGIN IMMEDIATE'),
+        commit: db.prepare('COMMIT'),
+      };
     }
     // On the shared connection, a statement inside someone's open transaction would join it.
     if (this.own === undefined && main.inTransaction) return undefined;
-    return this.upsert;
+    return this.prepared;
   }
 }
 
