@@ -57,4 +57,12 @@ describe(`the public read limit, shared by two instances on one ${TEST_DATABASE}
     // Another address has a count of its own.
     expect((await read(b, '203.0.113.10')).status).toBe(200);
   });
+
+  it('lets exactly the limit in when one address reads from both instances at once', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 4 * LIMIT }, (_, i) => read(i % 2 === 0 ? a : b, '198.51.100.4').then((r) => r.status)),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3 * LIMIT);
+  });
 });

@@ -51,6 +51,15 @@ function concretePath(path: string): string {
   );
 }
 
+/** The app's global guards and interceptors (APP_GUARD, APP_INTERCEPTOR), as Nest runs them. */
+function globalEnhancers(t: TestApp): { guards: object[]; interceptors: object[] } {
+  const { config } = t.app as unknown as { config: { getGlobalGuards(): object[]; getGlobalInterceptors(): object[] } };
+  // A provider that gives null is kept in the list, but no route's chain includes it (Nest drops
+  // it when it builds each route's guards and interceptors, at start).
+  const given = (enhancers: object[]): object[] => enhancers.filter((enhancer) => enhancer !== null);
+  return { guards: given(config.getGlobalGuards()), interceptors: given(config.getGlobalInterceptors()) };
+}
+
 describe('public read off (the default)', () => {
   const t = useTestApp();
 
@@ -62,6 +71,12 @@ describe('public read off (the default)', () => {
       expect(res.headers['www-authenticate']).toBe(CHALLENGE);
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     }
+  });
+
+  it('registers neither the rate limit nor the answer memory: no request pays for them', () => {
+    const { guards, interceptors } = globalEnhancers(t);
+    expect(guards.map((guard) => guard.constructor.name)).toEqual(['BasicAuthGuard', 'RoleGuard']);
+    expect(interceptors).toEqual([]);
   });
 
   it('serves an OpenAPI document where every read needs Basic credentials', async () => {
@@ -103,6 +118,16 @@ describe('public read on', () => {
       .send({ ticketType: 'event', eventId, ticketDate: DATE, email: 'visitor@example.org' });
     expectStatus(res, 201);
   }
+
+  it('registers the rate limit after the Basic guard, and the answer memory', () => {
+    const { guards, interceptors } = globalEnhancers(t);
+    expect(guards.map((guard) => guard.constructor.name)).toEqual([
+      'BasicAuthGuard',
+      'PublicReadThrottler',
+      'RoleGuard',
+    ]);
+    expect(interceptors.map((interceptor) => interceptor.constructor.name)).toEqual(['PublicAnswerCache']);
+  });
 
   it('lists the events without credentials, with the public fields only, cacheable by anyone', async () => {
     const limited = await createEvent(t, { capacity: 40, name: 'Limited' });

@@ -21,42 +21,6 @@ export interface HitCounts {
 
 const DROP_SQL = 'DELETE FROM public_read_hits WHERE window_start < ?';
 
-/**
- * MySQL, MariaDB, Galera: `LAST_INSERT_ID(hits + 1)` hands the row's new count back in the
- * statement's own answer (mysql2's `insertId`), so one round trip both counts and reads the count.
- * A first read of a window inserts its row (insertId 0: the count is 1). Two Galera nodes counting
- * the same address at once conflict on its row (1213): the statement runs again, twice at most.
- * There is no row that every address writes.
- */
-export class MysqlHitCounts implements HitCounts {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly sql: SqlStatements,
-  ) {}
-
-  async add(windowStart: number, address: string): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = (await this.dataSource.query(
-          'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, 1) ' +
-            'ON DUPLICATE KEY UPDATE hits = LAST_INSERT_ID(hits + 1)',
-          [windowStart, address],
-        )) as { affectedRows: number; insertId: number };
-        return result.affectedRows === 1 ? 1 : Number(result.insertId);
-      } catch (error) {
-        if (!isRolledBack(error) || attempt >= 3) throw error;
-      }
-    }
-  }
-
-  async dropBefore(windowStart: number): Promise<void> {
-    // In slices, so that no transaction (no Galera write set) holds a whole flood's rows.
-    while ((await this.sql.execute(`${DROP_SQL} LIMIT 5000`, [windowStart])) === 5000);
-  }
-
-  close(): void {}
-}
-
 interface PendingHit {
   readonly windowStart: number;
   readonly address: string;
@@ -174,6 +138,74 @@ export class SqliteHitCounts implements HitCounts {
     // On the shared connection, a statement inside someone's open transaction would join it.
     if (this.own === undefined && main.inTransaction) return undefined;
     return this.prepared;
+  }
+}
+
+/**
+ * MySQL, MariaDB, Galera: `LAST_INSERT_ID(hits + n)` hands the row's new count back in the
+ * statement's own answer (mysql2's `insertId`), so one round trip both counts and reads the count.
+ * The reads of one address that arrive in the same turn of the event loop are counted by one
+ * statement (`+ n`; each gets its own count within it): a flood from one address costs a
+ * statement per turn, not per read, and different addresses are counted at once on the pool. A
+ * first read of a window inserts its row (affectedRows 1: the count is n). Two Galera nodes
+ * counting the same address at once conflict on its row (1213): the statement runs again, twice
+ * at most. There is no row that every address writes.
+ */
+export class MysqlHitCounts implements HitCounts {
+  private pending = new Map<string, PendingHit[]>();
+  private scheduled = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: SqlStatements,
+  ) {}
+
+  add(windowStart: number, address: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const key = `${windowStart} ${address}`;
+      const hits = this.pending.get(key);
+      if (hits === undefined) this.pending.set(key, [{ windowStart, address, resolve, reject }]);
+      else hits.push({ windowStart, address, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flush);
+      }
+    });
+  }
+
+  async dropBefore(windowStart: number): Promise<void> {
+    // In slices, so that no transaction (no Galera write set) holds a whole flood's rows.
+    while ((await this.sql.execute(`${DROP_SQL} LIMIT 5000`, [windowStart])) === 5000);
+  }
+
+  close(): void {}
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const batches = this.pending;
+    this.pending = new Map();
+    for (const hits of batches.values()) {
+      this.count(hits[0].windowStart, hits[0].address, hits.length).then(
+        (total) => hits.forEach((hit, index) => hit.resolve(total - hits.length + index + 1)),
+        (error: unknown) => hits.forEach((hit) => hit.reject(error)),
+      );
+    }
+  };
+
+  /** Adds n reads to the address's window; resolves with its count after them. */
+  private async count(windowStart: number, address: string, n: number): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = (await this.dataSource.query(
+          'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, ?) ' +
+            'ON DUPLICATE KEY UPDATE hits = LAST_INSERT_ID(hits + ?)',
+          [windowStart, address, n, n],
+        )) as { affectedRows: number; insertId: number };
+        return result.affectedRows === 1 ? n : Number(result.insertId);
+      } catch (error) {
+        if (!isRolledBack(error) || attempt >= 3) throw error;
+      }
+    }
   }
 }
 
