@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminBootstrap } from './admin-bootstrap.js';
@@ -17,7 +16,7 @@ import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { PublicReadThrottler, WindowCounts } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
-import { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 /**
@@ -28,7 +27,6 @@ import { UsersService } from './users.service.js';
 @Module({
   imports: [
     PassportModule,
-    TypeOrmModule.forFeature([User]),
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: ({ publicRead }: AppConfig) => ({
@@ -68,6 +66,7 @@ import { UsersService } from './users.service.js';
         new HashGate({ concurrency: auth.hashConcurrency, maxWaitMs: auth.hashMaxWaitMs }),
     },
     UsersService,
+    UsersRepository,
     CredentialsVerifier,
     CredentialsEpoch,
     BasicStrategy,

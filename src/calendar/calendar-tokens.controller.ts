@@ -11,7 +11,8 @@ import {
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
-import { CalendarTokensService, type StoredCalendarToken } from './calendar-tokens.service.js';
+import type { StoredCalendarToken } from './calendar.repository.js';
+import { CalendarTokensService } from './calendar-tokens.service.js';
 import { CalendarTokenIdParams } from './dto/calendar-token-id-params.dto.js';
 import { CalendarTokenResponse, CreatedCalendarTokenResponse } from './dto/calendar-token-response.dto.js';
 import { CreateCalendarTokenDto } from './dto/create-calendar-token.dto.js';

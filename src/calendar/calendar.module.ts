@@ -1,7 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
-import { CalendarEventStamps } from './calendar-event-stamps.js';
+import { CalendarEventStamps, CalendarTokens } from './calendar.repository.js';
 import { CalendarFeedController } from './calendar-feed.controller.js';
 import { CalendarFeedService } from './calendar-feed.service.js';
 import { CalendarTokenGuard } from './calendar-token.guard.js';
@@ -18,7 +18,7 @@ import { SpecialEventsCalendarController } from './special-events-calendar.contr
 @Module({
   imports: [SpecialEventsModule],
   controllers: [SpecialEventsCalendarController, CalendarFeedController, CalendarTokensController],
-  providers: [CalendarFeedService, CalendarEventStamps, CalendarTokensService, CalendarTokenGuard],
+  providers: [CalendarFeedService, CalendarEventStamps, CalendarTokens, CalendarTokensService, CalendarTokenGuard],
 })
 export class CalendarModule implements NestModule, OnModuleInit {
   constructor(

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { SqlStatements } from '../database/sql-statements.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 
 /**
@@ -11,14 +10,7 @@ import { MuseumHoursService } from './museum-hours.service.js';
  */
 @Module({
   controllers: [MuseumHoursController],
-  providers: [
-    MuseumHoursService,
-    {
-      provide: SqlStatements,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
-    },
-  ],
+  providers: [MuseumHoursService, MuseumHoursRepository],
   exports: [MuseumHoursService],
 })
 export class MuseumHoursModule {}
