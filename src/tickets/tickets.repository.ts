@@ -70,11 +70,11 @@ export class TicketsRepository {
 
   /** Of `dates`, those on which the event has an active ticket. */
   async activeDates(eventId: string, dates: readonly string[]): Promise<string[]> {
-    const rows = await this.sql.select<{ ticket_date: string }>(
-      `SELECT DISTINCT ticket_date FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${dates.map(() => '?').join(', ')})`,
+    const rows = await this.sql.select<Pick<RowOf<Ticket>, 'ticketDate'>>(
+      `SELECT DISTINCT ticket_date AS ticketDate FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${dates.map(() => '?').join(', ')})`,
       [eventId, ...dates],
     );
-    return rows.map((row) => row.ticket_date);
+    return rows.map((row) => row.ticketDate);
   }
 
   async byId(ticketId: string): Promise<Ticket | null> {
@@ -89,11 +89,11 @@ export class TicketsRepository {
 
   /** The ticket's confirmation code, or null when there is no such ticket. */
   async confirmationCode(ticketId: string): Promise<string | null> {
-    const rows = await this.sql.select<{ confirmation_code: string }>(
-      'SELECT confirmation_code FROM tickets WHERE ticket_id = ?',
+    const rows = await this.sql.select<Pick<RowOf<Ticket>, 'confirmationCode'>>(
+      'SELECT confirmation_code AS confirmationCode FROM tickets WHERE ticket_id = ?',
       [ticketId],
     );
-    return rows[0]?.confirmation_code ?? null;
+    return rows[0]?.confirmationCode ?? null;
   }
 
   /** Checks the ticket in if it is active and for `today`; whether it did. */
