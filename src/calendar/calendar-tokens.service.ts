@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ProblemException } from '../common/problem/problem.js';
+import { CalendarRefusal } from './calendar.refusals.js';
 import { CalendarTokens, type StoredCalendarToken } from './calendar.repository.js';
 
 /** 32 random bytes, base64url without padding: 43 characters. */
@@ -37,8 +37,7 @@ export class CalendarTokensService {
 
   /** Revokes the token: its feed answers 404 from the next request on, on every instance. */
   async delete(tokenId: string): Promise<void> {
-    if (!(await this.tokens.delete(tokenId)))
-      throw new ProblemException(404, `No calendar token with tokenId ${tokenId}.`);
+    if (!(await this.tokens.delete(tokenId))) throw new CalendarRefusal('no-token', { tokenId });
   }
 
   /**

@@ -41,7 +41,7 @@ export class MysqlPoolBounds implements OnModuleInit {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool),
-        // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
+        // A module that reads through TypeORM (the special events' store) registers its entities.
         autoLoadEntities: true,
         // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
         // (containers come up together), so retry for a while before giving up.

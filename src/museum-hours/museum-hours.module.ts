@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
+import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
@@ -13,4 +15,8 @@ import { MuseumHoursService } from './museum-hours.service.js';
   providers: [MuseumHoursService, MuseumHoursRepository],
   exports: [MuseumHoursService],
 })
-export class MuseumHoursModule {}
+export class MuseumHoursModule {
+  constructor(problems: ProblemTranslators) {
+    problems.add(MUSEUM_HOURS_PROBLEMS.translate);
+  }
+}

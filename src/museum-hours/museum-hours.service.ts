@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProblemException } from '../common/problem/problem.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { isCalendarDate } from '../domain/calendar-dates.js';
@@ -14,6 +13,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from './museum-days.js';
+import { MuseumHoursRefusal } from './museum-hours.refusals.js';
 import { capacityOf, MuseumHoursRepository } from './museum-hours.repository.js';
 
 export type AdmissionOutcome =
@@ -135,12 +135,10 @@ export class MuseumHoursService {
     const bound = exception.closed ? 0 : exception.capacity;
     if (!(await this.hours.setExceptionIfSoldAtMost(date, exception, bound))) {
       const sold = await this.hours.soldOn(date);
-      throw new ProblemException(
-        409,
-        exception.closed
-          ? `${sold} general-admission ticket(s) are sold for ${date}: the museum cannot be closed that day.`
-          : `${sold} general-admission ticket(s) are sold for ${date}: its capacity cannot be below that.`,
-      );
+      throw new MuseumHoursRefusal(exception.closed ? 'tickets-sold-on-closing' : 'tickets-sold-above-capacity', {
+        date,
+        sold,
+      });
     }
     this.logger.log({ msg: 'Museum hours exception set', date, closed: exception.closed });
     return exception;
@@ -156,8 +154,7 @@ export class MuseumHoursService {
 
   /** Removes the exception of `date` (404 when it has none): the week's hours apply again. */
   async deleteException(date: string): Promise<void> {
-    if (!(await this.hours.deleteException(date)))
-      throw new ProblemException(404, `No museum hours exception for ${date}.`);
+    if (!(await this.hours.deleteException(date))) throw new MuseumHoursRefusal('no-exception', { date });
     this.logger.log({ msg: 'Museum hours exception removed', date });
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -12,6 +13,7 @@ import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
+import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule],
@@ -36,4 +38,8 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
   // transactions (see EventWriteParticipants); never the store or the tables.
   exports: [SpecialEventsService, EventWriteParticipants],
 })
-export class SpecialEventsModule {}
+export class SpecialEventsModule {
+  constructor(problems: ProblemTranslators) {
+    problems.add(SPECIAL_EVENT_PROBLEMS.translate);
+  }
+}

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
@@ -7,6 +8,7 @@ import { SpecialEventsModule } from '../special-events/special-events.module.js'
 import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
+import { TICKET_PROBLEMS } from './tickets.problems.js';
 
 /**
  * Tickets (issue 28): bought for general admission or a special event, drawn as a QR code, checked
@@ -25,7 +27,10 @@ export class TicketsModule implements OnModuleInit {
     private readonly participants: EventWriteParticipants,
     private readonly tickets: TicketsService,
     private readonly repository: TicketsRepository,
-  ) {}
+    problems: ProblemTranslators,
+  ) {
+    problems.add(TICKET_PROBLEMS.translate);
+  }
 
   onModuleInit(): void {
     this.participants.join({

@@ -1,5 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -13,6 +14,7 @@ import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksMetrics } from './webhooks.metrics.js';
 import { enqueueStatement, WebhookOutbox, WebhookSubscriptions } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
 
 /**
  * `publishNewEvent` webhooks: admins subscribe URLs; every create, update and delete of a special
@@ -54,7 +56,10 @@ export class WebhooksModule implements NestModule, OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly dispatcher: WebhookDispatcher,
-  ) {}
+    problems: ProblemTranslators,
+  ) {
+    problems.add(WEBHOOK_PROBLEMS.translate);
+  }
 
   onModuleInit(): void {
     this.participants.join({

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { ProblemException } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { AddressPolicy } from './address-policy.js';
 import type { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
 import { newSecret } from './signature.js';
 import type { WebhookSubscription } from './webhook-subscription.entity.js';
+import { WebhookRefusal } from './webhooks.refusals.js';
 import { WebhookSubscriptions } from './webhooks.repository.js';
-
-export const WEBHOOK_URL_PROBLEM_TYPE = 'urn:museum:problem:webhook-url-refused';
-export const WEBHOOK_LIMIT_PROBLEM_TYPE = 'urn:museum:problem:webhook-subscriptions-full';
 
 /** What became of a subscribe. */
 export type SubscribeOutcome =
@@ -101,6 +98,6 @@ export class WebhooksService {
   }
 }
 
-function notFound(webhookId: string): ProblemException {
-  return new ProblemException(404, `No webhook subscription has webhookId ${webhookId}.`);
+function notFound(webhookId: string): WebhookRefusal {
+  return new WebhookRefusal('not-found', { webhookId });
 }
