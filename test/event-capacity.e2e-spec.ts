@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config/app-config.js';
 import { buildDataSourceOptions, MIGRATIONS } from '../src/database/database-options.js';
-import type { SqlStatement } from '../src/database/sql-statements.js';
+import type { SqlStatement } from '../src/database/sql.js';
 import { EventSeats } from '../src/special-events/event-seats.js';
 import type { SpecialEvent } from '../src/special-events/special-event.entity.js';
 import { SpecialEventsStore } from '../src/special-events/special-events.store.js';

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PublicAnswerCache } from '../common/http/public-answer-cache.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { Sql } from '../database/sql.js';
 import { AdminBootstrap } from './admin-bootstrap.js';
 import { BasicAuthGuard } from './basic-auth.guard.js';
 import { BasicStrategy } from './basic.strategy.js';
@@ -18,7 +18,7 @@ import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { PublicReadThrottler } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
-import { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 /**
@@ -28,7 +28,7 @@ import { UsersService } from './users.service.js';
  * answers (PublicAnswerCache).
  */
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([User])],
+  imports: [PassportModule],
   providers: [
     {
       provide: PasswordHasher,
@@ -59,6 +59,7 @@ import { UsersService } from './users.service.js';
         new HashGate({ concurrency: auth.hashConcurrency, maxWaitMs: auth.hashMaxWaitMs }),
     },
     UsersService,
+    UsersRepository,
     CredentialsVerifier,
     CredentialsEpoch,
     BasicStrategy,
@@ -69,9 +70,9 @@ import { UsersService } from './users.service.js';
     // for a limit that cannot apply.
     {
       provide: APP_GUARD,
-      inject: [APP_CONFIG, DataSource, Reflector],
-      useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, reflector: Reflector) =>
-        publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, reflector) : null,
+      inject: [APP_CONFIG, DataSource, Sql, Reflector],
+      useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) =>
+        publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, sql, reflector) : null,
     },
     // Interceptors run after every guard: a read answered from this cache was still counted.
     {

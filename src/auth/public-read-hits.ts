@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { isRolledBack } from '../database/database-errors.js';
 import { sqliteConnectionOf } from '../database/driver-handles.js';
-import { SqlStatements } from '../database/sql-statements.js';
+import type { Sql } from '../database/sql.js';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -157,7 +157,7 @@ export class MysqlHitCounts implements HitCounts {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sql: SqlStatements,
+    private readonly sql: Sql,
   ) {}
 
   add(windowStart: number, address: string): Promise<number> {
@@ -209,10 +209,8 @@ export class MysqlHitCounts implements HitCounts {
   }
 }
 
-export function hitCountsFor(dataSource: DataSource): HitCounts {
-  return dataSource.options.type === 'mysql'
-    ? new MysqlHitCounts(dataSource, new SqlStatements(dataSource))
-    : new SqliteHitCounts(dataSource);
+export function hitCountsFor(dataSource: DataSource, sql: Sql): HitCounts {
+  return dataSource.options.type === 'mysql' ? new MysqlHitCounts(dataSource, sql) : new SqliteHitCounts(dataSource);
 }
 
 /**

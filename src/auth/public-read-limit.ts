@@ -2,6 +2,7 @@ import type { ExecutionContext, OnApplicationShutdown } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
+import type { Sql } from '../database/sql.js';
 import type { PublicReadConfig } from '../config/app-config.js';
 import type { Request } from 'express';
 import { isAnonymousRead } from '../common/http/public-read.js';
@@ -20,8 +21,8 @@ import { hitCountsFor, SharedWindowCounts } from './public-read-hits.js';
 export class PublicReadThrottler extends ThrottlerGuard implements OnApplicationShutdown {
   private readonly counts: SharedWindowCounts;
 
-  constructor(config: PublicReadConfig, dataSource: DataSource, reflector: Reflector) {
-    const counts = new SharedWindowCounts(hitCountsFor(dataSource));
+  constructor(config: PublicReadConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) {
+    const counts = new SharedWindowCounts(hitCountsFor(dataSource, sql));
     super(
       { throttlers: [{ limit: config.rateLimit, ttl: config.rateWindowMs }], setHeaders: false },
       counts,

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
-import { DataSource } from 'typeorm';
-import { SqlStatements } from '../database/sql-statements.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
@@ -13,14 +12,7 @@ import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
  */
 @Module({
   controllers: [MuseumHoursController],
-  providers: [
-    MuseumHoursService,
-    {
-      provide: SqlStatements,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
-    },
-  ],
+  providers: [MuseumHoursService, MuseumHoursRepository],
   exports: [MuseumHoursService],
 })
 export class MuseumHoursModule {

@@ -1,4 +1,4 @@
-import type { SqlStatement, SqlStatements } from '../database/sql-statements.js';
+import type { Sql, SqlStatement } from '../database/sql.js';
 import type { SpecialEvent } from './special-event.entity.js';
 
 /**
@@ -14,13 +14,13 @@ const TAKE_SEAT_SQL =
 /**
  * The seats of special events, decided by the database: the guard above and the statements that
  * go with a seat (a ticket row) in one transaction, joining SQLite's group commit, retried on
- * MySQL deadlocks and Galera certification conflicts (SqlStatements.transactionIf).
+ * MySQL deadlocks and Galera certification conflicts (Sql.transactionIf).
  */
 export class EventSeats {
   /** Per event, the last seat transaction of this instance's queue (MySQL/MariaDB only). */
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly sql: SqlStatements) {}
+  constructor(private readonly sql: Sql) {}
 
   /**
    * Takes one seat of `event` (as read) on `date` and runs `joined` with it: true, or false (nothing ran).

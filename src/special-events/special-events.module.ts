@@ -5,7 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { SqlStatements } from '../database/sql-statements.js';
+import { Sql } from '../database/sql.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
@@ -30,8 +30,8 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
     },
     {
       provide: EventSeats,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new EventSeats(new SqlStatements(dataSource)),
+      inject: [Sql],
+      useFactory: (sql: Sql) => new EventSeats(sql),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
-import type { SqlStatement } from '../database/sql-statements.js';
+import type { SqlStatement } from '../database/sql.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';

@@ -5,7 +5,9 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config.js';
 import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
-import { SqlStatements } from '../../src/database/sql-statements.js';
+import { Sql } from '../../src/database/sql.js';
+import { WriteHealth } from '../../src/database/write-health.js';
+import { MuseumHoursRepository } from '../../src/museum-hours/museum-hours.repository.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
@@ -253,7 +255,10 @@ describe('the built service on a three-node Galera cluster', () => {
     );
     try {
       await Promise.all(sources.map((source) => source.initialize()));
-      const hours = sources.map((source) => new MuseumHoursService(new SqlStatements(source), new MuseumClock('UTC')));
+      const hours = sources.map((source) => {
+        const sql = new Sql(source, new WriteHealth());
+        return new MuseumHoursService(sql, new MuseumHoursRepository(sql), new MuseumClock('UTC'));
+      });
       // 2089-06-06 is a Monday, given a capacity of its own.
       await hours[0].setException('2089-06-06', {
         closed: false,
