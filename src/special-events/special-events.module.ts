@@ -11,7 +11,8 @@ import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
-import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
+import { SpecialEventsRepository } from './special-events.repository.js';
+import { createSpecialEventsRepository } from './special-events.repository.factory.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule],
@@ -21,10 +22,10 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
     EventWriteParticipants,
     CursorSigningKeys,
     {
-      provide: SpecialEventsStore,
+      provide: SpecialEventsRepository,
       inject: [DataSource, APP_CONFIG, EventWriteParticipants],
       useFactory: (dataSource: DataSource, config: AppConfig, participants: EventWriteParticipants) =>
-        createSpecialEventsStore(dataSource, config.databasePool, participants),
+        createSpecialEventsRepository(dataSource, config.databasePool, participants),
     },
     {
       provide: EventSeats,
@@ -33,7 +34,7 @@ import { createSpecialEventsStore, SpecialEventsStore } from './special-events.s
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'
-  // transactions (see EventWriteParticipants); never the store or the tables.
+  // transactions (see EventWriteParticipants); never the repository or the tables.
   exports: [SpecialEventsService, EventWriteParticipants],
 })
 export class SpecialEventsModule {}

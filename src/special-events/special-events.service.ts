@@ -15,7 +15,7 @@ import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
-import { type ListPosition, SpecialEventsStore } from './special-events.store.js';
+import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
 
 /** The fields a PATCH may change. */
 const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity'] as const;
@@ -141,7 +141,7 @@ export function withDerivedColumns(
 @Injectable()
 export class SpecialEventsService {
   constructor(
-    private readonly store: SpecialEventsStore,
+    private readonly store: SpecialEventsRepository,
     private readonly writeHealth: WriteHealth,
     private readonly cursorKeys: CursorSigningKeys,
     private readonly seats: EventSeats,
