@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SqlStatements } from '../database/sql-statements.js';
+import { Capacity } from '../capacity/capacity.js';
+import { CapacityModule } from '../capacity/capacity.module.js';
+import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
- * of its own. Exports MuseumHoursService: other modules (tickets) sell general admission through
- * its admitGeneral, never through the tables.
+ * of its own; a day's admissions are a capacity pool (DayAdmissions). Exports MuseumHoursService:
+ * other modules (tickets) sell general admission through its admitGeneral, never the tables.
  */
 @Module({
+  imports: [CapacityModule],
   controllers: [MuseumHoursController],
   providers: [
     MuseumHoursService,
@@ -17,6 +21,11 @@ import { MuseumHoursService } from './museum-hours.service.js';
       provide: SqlStatements,
       inject: [DataSource],
       useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
+    },
+    {
+      provide: DayAdmissions,
+      inject: [SqlStatements, Capacity],
+      useFactory: (sql: SqlStatements, capacity: Capacity) => new DayAdmissions(sql, capacity),
     },
   ],
   exports: [MuseumHoursService],

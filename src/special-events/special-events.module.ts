@@ -4,7 +4,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { SqlStatements } from '../database/sql-statements.js';
+import { Capacity } from '../capacity/capacity.js';
+import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
@@ -15,7 +16,7 @@ import { SpecialEventsRepository } from './special-events.repository.js';
 import { createSpecialEventsRepository } from './special-events.repository.factory.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
@@ -29,8 +30,8 @@ import { createSpecialEventsRepository } from './special-events.repository.facto
     },
     {
       provide: EventSeats,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new EventSeats(new SqlStatements(dataSource)),
+      inject: [Capacity],
+      useFactory: (capacity: Capacity) => new EventSeats(capacity),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { SqlStatement } from '../database/sql-statements.js';
@@ -83,7 +84,7 @@ export function toPublicResponse(event: SpecialEvent): SpecialEventResponse {
 
 /** What is left of an event's capacity (never below 0), or undefined without a capacity. */
 export function ticketsAvailable(event: SpecialEvent): number | undefined {
-  return event.capacity === null ? undefined : Math.max(0, event.capacity - event.ticketsSold);
+  return placesLeft(event.capacity, event.ticketsSold);
 }
 
 /**

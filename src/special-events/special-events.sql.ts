@@ -1,3 +1,4 @@
+import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
@@ -286,3 +287,22 @@ export interface CursorKeyRow {
 export function cursorKeyOf(row: CursorKeyRow): StoredCursorKey {
   return { keyId: row.key_id, secret: row.secret };
 }
+
+/**
+ * An event's seats as a capacity pool: its row counts the tickets sold against its capacity. A
+ * seat is taken only while the event is at the version read and the date is one of its ISO dates
+ * (the date index). Parameters after the eventId: version, eventId, date.
+ */
+export const EVENT_SEATS: CapacityPool = {
+  name: 'event-seats',
+  table: 'special_events',
+  key: 'event_id',
+  taken: 'tickets_sold',
+  limits: [
+    {
+      limit: 'capacity',
+      when: 'version = ? AND EXISTS (SELECT 1 FROM special_event_dates d WHERE d.event_id = ? AND d.event_date = ?)',
+    },
+  ],
+  turns: true,
+};

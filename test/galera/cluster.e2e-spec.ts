@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config/app-config.js';
 import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
 import { SqlStatements } from '../../src/database/sql-statements.js';
+import { Capacity } from '../../src/capacity/capacity.js';
+import { DayAdmissions } from '../../src/museum-hours/day-admissions.repository.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
@@ -252,7 +254,10 @@ describe('the built service on a three-node Galera cluster', () => {
     );
     try {
       await Promise.all(sources.map((source) => source.initialize()));
-      const hours = sources.map((source) => new MuseumHoursService(new SqlStatements(source), new MuseumClock('UTC')));
+      const hours = sources.map((source) => {
+        const sql = new SqlStatements(source);
+        return new MuseumHoursService(sql, new MuseumClock('UTC'), new DayAdmissions(sql, new Capacity(sql)));
+      });
       // 2089-06-06 is a Monday, given a capacity of its own.
       await hours[0].setException('2089-06-06', {
         closed: false,
