@@ -43,7 +43,7 @@ interface AdmissionDayRow {
   sold: number | string | null;
 }
 
-const ADMISSION_DAY_SQL =
+export const ADMISSION_DAY_SQL =
   'SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, ' +
   'w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold ' +
   'FROM (SELECT 1 AS one) x ' +

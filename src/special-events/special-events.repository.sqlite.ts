@@ -27,6 +27,7 @@ import {
   type RawListRow,
   rawToListed,
   rowToEvent,
+  sqliteEventWrites,
   UPDATE_SQL,
   updateParameters,
   walkEndSql,
@@ -166,18 +167,12 @@ export class SqliteSpecialEventsRepository extends SpecialEventsRepository {
     const db = sqliteConnectionOf(this.dataSource);
     if (db === undefined) throw new Error('The database connection is not open');
     if (this.current?.db !== db) {
-      const metadata = this.dataSource.getMetadata(SpecialEvent);
-      const { driver } = this.dataSource;
-      const table = driver.escape(metadata.tableName);
-      const names = this.columns.map((column) => driver.escape(column.databaseName));
-      const primaryKey = driver.escape(metadata.primaryColumns[0].databaseName);
+      const { insert, delete: remove } = sqliteEventWrites(this.dataSource);
       this.current = {
         db,
         groupCommit: SqliteGroupCommit.of(db),
-        insert: db.prepare(
-          `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-        ),
-        delete: db.prepare(`DELETE FROM ${table} WHERE ${primaryKey} = ?`),
+        insert: db.prepare(insert),
+        delete: db.prepare(remove),
         deleteIf: db.prepare(DELETE_IF_SQL),
         update: db.prepare(UPDATE_SQL),
         insertDates: db.prepare(INSERT_DATES_SQL),

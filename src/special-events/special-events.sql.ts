@@ -1,7 +1,8 @@
 import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
-import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
+import type { DataSource } from 'typeorm';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { LIST_WALK_ROWS, type ListedEvent, type ListQuery, type StoredCursorKey } from './special-events.repository.js';
 
 /*
@@ -268,6 +269,22 @@ export function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
       ? []
       : indexedDates(event.dates).map((eventDate) => ({ eventDate, eventId: event.eventId })),
   );
+}
+
+/**
+ * SQLite's insert and delete of one event, from the entity's metadata (its columns in order, the
+ * values the entity's transformers prepare): a duplicate eventId inserts nothing.
+ */
+export function sqliteEventWrites(dataSource: DataSource): { insert: string; delete: string } {
+  const metadata = dataSource.getMetadata(SpecialEvent);
+  const { driver } = dataSource;
+  const table = driver.escape(metadata.tableName);
+  const names = metadata.columns.map((column) => driver.escape(column.databaseName));
+  const primaryKey = driver.escape(metadata.primaryColumns[0].databaseName);
+  return {
+    insert: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+    delete: `DELETE FROM ${table} WHERE ${primaryKey} = ?`,
+  };
 }
 
 /** The date index rows of one event. Parameters: the eventId, then the JSON array of its distinct ISO dates (SQLite). */
