@@ -1476,7 +1476,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No special event has this eventId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1487,7 +1487,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -1641,7 +1641,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No special event has this eventId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1652,7 +1652,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -1670,7 +1670,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Precondition Failed",
                      *       "status": 412,
-                     *       "detail": "Precondition Failed",
+                     *       "detail": "The event has changed since that ETag was issued (it is now \"v3-0\"); read it again and reapply the change.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -1836,7 +1836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No special event has this eventId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1847,7 +1847,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -1855,7 +1855,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold, or the new `dates` leave out a date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`, the detail names the dates); the stored event is unchanged.
+             * @description The capacity given is below the tickets already sold. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -1876,7 +1876,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied. */
+            /** @description If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied. If-None-Match names the event as it is now, or is `*`; nothing was changed. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -1887,7 +1887,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Precondition Failed",
                      *       "status": 412,
-                     *       "detail": "Precondition Failed",
+                     *       "detail": "The event has changed since that ETag was issued (it is now \"v3-0\"); read it again and reapply the change.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -2660,7 +2660,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No calendar token has this tokenId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2671,7 +2671,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No calendar token with tokenId 3f2a9c4e-1b7d-4e8a-9c0f-5d6e7f8a9b0c.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -2930,7 +2930,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     WEBHOOK_SUBSCRIPTIONS_MAX subscriptions exist already (`urn:museum:problem:webhook-subscriptions-full`): delete one first. Or a request with the same Idempotency-Key is still being processed: retry shortly.
+             *     WEBHOOK_SUBSCRIPTIONS_MAX subscriptions exist already: delete one first (`urn:museum:problem:webhook-subscriptions-full`). Or a request with the same Idempotency-Key is still being processed: retry shortly.
              */
             409: {
                 headers: {
@@ -2988,7 +2988,7 @@ export interface operations {
             /**
              * @description This Idempotency-Key was already used by this user for a different request (method, path or body).
              *
-             *     The URL breaks the address rules (`urn:museum:problem:webhook-url-refused`): plain http to a host not in WEBHOOK_ALLOWED_HOSTS, an address that is not global unicast (loopback, private, link-local or metadata, or an IPv6 form that carries an IPv4 address), or a name that resolves to one (or does not resolve). Or this Idempotency-Key was already used by this user for a different request.
+             *     The URL breaks the address rules: plain http to a host not in WEBHOOK_ALLOWED_HOSTS; an address that is not global unicast (loopback, private, link-local or metadata, or an IPv6 form that carries an IPv4 address); a name that resolves to one, or does not resolve (`urn:museum:problem:webhook-url-refused`). Or this Idempotency-Key was already used by this user for a different request.
              */
             422: {
                 headers: {
@@ -3130,7 +3130,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No webhook subscription has this webhookId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3141,7 +3141,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No webhook subscription has webhookId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -3273,7 +3273,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No webhook subscription has this webhookId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3284,7 +3284,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No webhook subscription has webhookId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -3827,7 +3827,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource. */
+            /** @description General-admission tickets are sold for the date: it cannot be closed. More general-admission tickets are sold for the date than the capacity given. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3838,7 +3838,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The resource already exists.",
+                     *       "detail": "3 general-admission ticket(s) are sold for 2026-12-24: the museum cannot be closed that day.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4022,7 +4022,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description The date has no exception. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4033,7 +4033,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No museum hours exception for 2026-12-24.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4202,7 +4202,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No special event has eventId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4212,7 +4212,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     Sold out (`urn:museum:problem:sold-out`): the event, or the day's general admission, has no ticket left. Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             *     The event is sold out (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
              */
             409: {
                 headers: {
@@ -4270,7 +4270,7 @@ export interface operations {
             /**
              * @description This Idempotency-Key was already used by this user for a different request (method, path or body).
              *
-             *     `ticketDate` is not one of the event's ISO dates (`urn:museum:problem:not-an-event-date`), or the museum is closed that day (`urn:museum:problem:museum-closed`; for an event ticket, closed by an exception); or this Idempotency-Key was already used by this user for a different request.
+             *     `ticketDate` is not one of the event's ISO dates; the detail lists them (`urn:museum:problem:not-an-event-date`). The museum is closed on `ticketDate`; for an event ticket, only an exception closes it (`urn:museum:problem:museum-closed`). Or this Idempotency-Key was already used by this user for a different request.
              */
             422: {
                 headers: {
@@ -4414,7 +4414,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No ticket has this ticketId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,7 +4425,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No ticket has ticketId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4575,7 +4575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No ticket has this ticketId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4586,7 +4586,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No ticket has ticketId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4736,7 +4736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description No such resource. */
+            /** @description No ticket has this ticketId. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4747,14 +4747,14 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No ticket has ticketId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket cannot be checked in: it was checked in already (`urn:museum:problem:ticket-already-checked-in`, the detail says when), it is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`), or it was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4927,14 +4927,14 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No resource exists at this path.",
+                     *       "detail": "No ticket has this confirmation code.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket cannot be checked in: it was checked in already (`urn:museum:problem:ticket-already-checked-in`, the detail says when), it is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`), or it was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,8 +1,8 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module.js';
 import { CalendarModule } from './calendar/calendar.module.js';
-import { ProblemDetailsFilter } from './common/problem/problem-details.filter.js';
+import { ProblemsModule } from './common/problem/problems.module.js';
 import { databaseUnavailableProblem } from './database/database-problems.js';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe.js';
 import type { AppConfig } from './config/app-config.js';
@@ -29,6 +29,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ProblemsModule.forRoot([databaseUnavailableProblem]),
         MetricsModule.forRoot(config),
         DatabaseModule,
         AuthModule,
@@ -41,10 +42,7 @@ export class AppModule {
         HealthModule,
         ...modules,
       ],
-      providers: [
-        { provide: APP_FILTER, useValue: new ProblemDetailsFilter([databaseUnavailableProblem]) },
-        { provide: APP_PIPE, useClass: StrictValidationPipe },
-      ],
+      providers: [{ provide: APP_PIPE, useClass: StrictValidationPipe }],
     };
   }
 }

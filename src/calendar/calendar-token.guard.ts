@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ProblemException } from '../common/problem/problem.js';
 import { CalendarTokensService } from './calendar-tokens.service.js';
+import { CalendarRefusal } from './calendar.refusals.js';
 
 /**
  * The token of `GET /calendar/{token}.ics`, checked before anything else of the request (query
@@ -15,6 +15,6 @@ export class CalendarTokenGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const { token } = context.switchToHttp().getRequest<Request>().params;
     if (typeof token === 'string' && (await this.tokens.isValid(token))) return true;
-    throw new ProblemException(404, 'No calendar feed exists at this address: its token is unknown or was revoked.');
+    throw new CalendarRefusal('unknown-feed-token', {});
   }
 }

@@ -1,20 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CalendarTokensService, type StoredCalendarToken } from './calendar-tokens.service.js';
 import { CalendarTokenIdParams } from './dto/calendar-token-id-params.dto.js';
 import { CalendarTokenResponse, CreatedCalendarTokenResponse } from './dto/calendar-token-response.dto.js';
 import { CreateCalendarTokenDto } from './dto/create-calendar-token.dto.js';
+import { ApiCreateCalendarToken, ApiDeleteCalendarToken, ApiListCalendarTokens } from './calendar.openapi.js';
 
 const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
@@ -34,33 +26,7 @@ export class CalendarTokensController {
   @Post()
   @RequiresRole('admin')
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'createCalendarToken',
-    summary: 'Create a calendar feed token',
-    description:
-      'Makes a token (32 random bytes, base64url) and answers with it and its feed URL, `/calendar/{token}.ics`. The ' +
-      'token is shown only in this answer: the service keeps its SHA-256 alone. Not idempotent on purpose (no ' +
-      'Idempotency-Key): a kept answer would keep the token. Revoke it with deleteCalendarToken.',
-  })
-  @ApiConsumes('application/json')
-  @ApiBody({ type: CreateCalendarTokenDto })
-  @ApiCreatedResponse({
-    description: 'Created; the only answer that holds the token.',
-    type: CreatedCalendarTokenResponse,
-    headers: {
-      Location: {
-        description: 'Path of the token: /calendar-tokens/{tokenId} (where it is deleted).',
-        required: true,
-        schema: { type: 'string' },
-      },
-      'Cache-Control': {
-        description: 'Always `no-store`: the body holds the token.',
-        required: true,
-        schema: { type: 'string' },
-      },
-    },
-  })
-  @ApiProblemResponses(400, 401, 413, 415, 429, 431, 503)
+  @ApiCreateCalendarToken()
   async create(
     @Body() body: CreateCalendarTokenDto,
     @Res({ passthrough: true }) response: Response,
@@ -79,13 +45,7 @@ export class CalendarTokensController {
 
   @Get()
   @RequiresRole('admin')
-  @ApiOperation({
-    operationId: 'listCalendarTokens',
-    summary: 'List calendar feed tokens',
-    description: 'Every token, oldest first, without the token itself (the service does not have it).',
-  })
-  @ApiOkResponse({ description: 'The tokens.', type: CalendarTokenResponse, isArray: true })
-  @ApiProblemResponses(401, 429, 431, 503)
+  @ApiListCalendarTokens()
   async list(): Promise<CalendarTokenResponse[]> {
     return (await this.tokens.list()).map(toResponse);
   }
@@ -93,13 +53,7 @@ export class CalendarTokensController {
   @Delete(':tokenId')
   @RequiresRole('admin')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteCalendarToken',
-    summary: 'Revoke a calendar feed token',
-    description: 'Deletes the token: its feed URL answers 404 from the next request on, on every instance.',
-  })
-  @ApiNoContentResponse({ description: 'Revoked; no body.' })
-  @ApiProblemResponses(400, 401, 404, 429, 431, 503)
+  @ApiDeleteCalendarToken()
   async delete(@Param() { tokenId }: CalendarTokenIdParams): Promise<void> {
     await this.tokens.delete(tokenId);
   }

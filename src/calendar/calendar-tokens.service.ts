@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ProblemException } from '../common/problem/problem.js';
+import { CalendarRefusal } from './calendar.refusals.js';
 
 /** A feed token as stored: never the token itself, only its SHA-256. */
 export interface StoredCalendarToken {
@@ -68,7 +68,7 @@ export class CalendarTokensService {
       .from('calendar_tokens')
       .where('token_id = :tokenId', { tokenId })
       .execute();
-    if (!affected) throw new ProblemException(404, `No calendar token with tokenId ${tokenId}.`);
+    if (!affected) throw new CalendarRefusal('no-token', { tokenId });
   }
 
   /**

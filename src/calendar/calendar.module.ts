@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { CalendarEventStamps } from './calendar-event-stamps.js';
@@ -9,6 +10,7 @@ import { CalendarTokensController } from './calendar-tokens.controller.js';
 import { CalendarTokensService } from './calendar-tokens.service.js';
 import { hideFeedToken } from './feed-token-path.js';
 import { SpecialEventsCalendarController } from './special-events-calendar.controller.js';
+import { CALENDAR_PROBLEMS } from './calendar.problems.js';
 
 /**
  * The calendar feed of special events (docs/api.md, Calendar feed). Built on what
@@ -24,7 +26,10 @@ export class CalendarModule implements NestModule, OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly stamps: CalendarEventStamps,
-  ) {}
+    problems: ProblemTranslators,
+  ) {
+    problems.add(CALENDAR_PROBLEMS.translate);
+  }
 
   onModuleInit(): void {
     this.participants.join({ statementsFor: (change) => this.stamps.statementsFor(change) });

@@ -1,14 +1,14 @@
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { AnonymousRead, PublicRead, publicCacheControl } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CalendarFeedService } from './calendar-feed.service.js';
 import { CalendarFeedQuery } from './dto/calendar-feed-query.dto.js';
-import { ApiFeedResponses, sendFeed } from './feed-response.js';
+import { sendFeed } from './feed-response.js';
+import { ApiGetSpecialEventsCalendar } from './calendar.openapi.js';
 
 /**
  * `GET /special-events.ics`: the events as a calendar, for callers with Basic credentials. A
@@ -32,17 +32,7 @@ export class SpecialEventsCalendarController {
   @Get()
   @RequiresRole('viewer')
   @PublicRead()
-  @ApiOperation({
-    operationId: 'getSpecialEventsCalendar',
-    summary: 'Special events as an iCalendar feed',
-    description:
-      'The events with an ISO date in [startDate, endDate] (both optional, as on listSpecialEvents) as an RFC 5545 ' +
-      'calendar: one all-day VEVENT per ISO date in the range, UID `{eventId}-{YYYYMMDD}@museum-special-events`. It ' +
-      'holds at most 10,000 events and 16 MiB of VEVENTs; `X-MUSEUM-TRUNCATED` says when a bound was reached. For ' +
-      'calendar applications that cannot send credentials, see createCalendarToken.',
-  })
-  @ApiFeedResponses()
-  @ApiProblemResponses(400, 401, 429, 431, 503)
+  @ApiGetSpecialEventsCalendar()
   async feed(
     @Query() query: CalendarFeedQuery,
     @Headers('if-none-match') ifNoneMatch: string | undefined,

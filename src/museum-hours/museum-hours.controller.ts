@@ -1,19 +1,25 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
-import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { validationProblem } from '../common/problem/problem.js';
 import type { DayHoursDto } from './dto/day-hours.dto.js';
 import { exceptionOf, HoursDateParams, HoursExceptionDto, HoursExceptionResponse } from './dto/hours-exception.dto.js';
-import { HOURS_LIMIT, MuseumDailyHoursResponse, MuseumHoursQuery } from './dto/museum-hours-query.dto.js';
+import { HOURS_LIMIT, MuseumHoursQuery } from './dto/museum-hours-query.dto.js';
 import { WeeklyHoursDto } from './dto/weekly-hours.dto.js';
 import type { DayException, DayHours } from './museum-days.js';
 import { MuseumHoursService, type OpenDay, type Week } from './museum-hours.service.js';
+import {
+  ApiDeleteMuseumHoursException,
+  ApiGetMuseumHours,
+  ApiGetWeeklyMuseumHours,
+  ApiSetMuseumHoursException,
+  ApiSetWeeklyMuseumHours,
+} from './museum-hours.openapi.js';
 
 function toDayHours(hours: DayHoursDto | null): DayHours | null {
   return hours === null
@@ -65,16 +71,7 @@ export class MuseumHoursController {
   @Get()
   @RequiresRole('viewer')
   @PublicRead()
-  @ApiOperation({
-    operationId: 'getMuseumHours',
-    summary: 'Get museum hours',
-    description:
-      'Get upcoming museum operating hours: one item per day the museum is open, from `startDate` on, in date ' +
-      "order; closed days are left out. A date exception replaces its weekday's hours. Before any week is set the " +
-      'museum is closed every day and the list is `[]`. At most 366 days from `startDate` are looked at.',
-  })
-  @ApiOkResponse({ description: 'Success.', type: MuseumDailyHoursResponse, isArray: true })
-  @ApiProblemResponses(400, 401, 429, 431, 503)
+  @ApiGetMuseumHours()
   async list(
     @Query() query: MuseumHoursQuery,
     @AnonymousRead() anonymous: boolean,
@@ -94,31 +91,14 @@ export class MuseumHoursController {
 
   @Get('weekly')
   @RequiresRole('viewer')
-  @ApiOperation({
-    operationId: 'getWeeklyMuseumHours',
-    summary: 'Get the regular week',
-    description: "Each weekday's hours, or null when the museum is closed that weekday. Before any is set, all null.",
-  })
-  @ApiOkResponse({ description: 'The week.', type: WeeklyHoursDto })
-  @ApiProblemResponses(401, 429, 431, 503)
+  @ApiGetWeeklyMuseumHours()
   async getWeek(): Promise<WeeklyHoursDto> {
     return weekResponse(await this.hours.getWeek());
   }
 
   @Put('weekly')
   @RequiresRole('editor')
-  @ApiOperation({
-    operationId: 'setWeeklyMuseumHours',
-    summary: 'Set the regular week',
-    description:
-      'Replaces the whole week: all seven days, each `{timeOpen, timeClose, capacity?}` or null for closed. ' +
-      'General tickets already sold stay valid whatever the new week says (a day given a capacity below its ' +
-      'sales shows ticketsAvailable 0).',
-  })
-  @ApiConsumes('application/json')
-  @ApiBody({ type: WeeklyHoursDto })
-  @ApiOkResponse({ description: 'The week as stored.', type: WeeklyHoursDto })
-  @ApiProblemResponses(400, 401, 413, 415, 429, 431, 503)
+  @ApiSetWeeklyMuseumHours()
   async setWeek(@Body() body: WeeklyHoursDto): Promise<WeeklyHoursDto> {
     const week: Week = {
       monday: toDayHours(body.monday),
@@ -134,18 +114,7 @@ export class MuseumHoursController {
 
   @Put(':date')
   @RequiresRole('editor')
-  @ApiOperation({
-    operationId: 'setMuseumHoursException',
-    summary: 'Set the hours of one date',
-    description:
-      'An exception to the week for one date: `{timeOpen, timeClose, capacity?}`, or `{"closed": true}`. Replaces ' +
-      "the date's earlier exception. 409 when it would close a date with general tickets sold, or give it a " +
-      'capacity below them.',
-  })
-  @ApiConsumes('application/json')
-  @ApiBody({ type: HoursExceptionDto })
-  @ApiOkResponse({ description: 'The exception as stored.', type: HoursExceptionResponse })
-  @ApiProblemResponses(400, 401, 409, 413, 415, 429, 431, 503)
+  @ApiSetMuseumHoursException()
   async setException(
     @Param() { date }: HoursDateParams,
     @Body() body: HoursExceptionDto,
@@ -158,13 +127,7 @@ export class MuseumHoursController {
   @Delete(':date')
   @RequiresRole('editor')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteMuseumHoursException',
-    summary: 'Remove the exception of one date',
-    description: "The date's weekday hours apply again. General tickets already sold for it stay valid.",
-  })
-  @ApiNoContentResponse({ description: 'Removed; no body.' })
-  @ApiProblemResponses(400, 401, 404, 429, 431, 503)
+  @ApiDeleteMuseumHoursException()
   async deleteException(@Param() { date }: HoursDateParams): Promise<void> {
     await this.hours.deleteException(date);
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { DataSource } from 'typeorm';
 import { SqlStatements } from '../database/sql-statements.js';
 import { Capacity } from '../capacity/capacity.js';
@@ -6,6 +7,7 @@ import { CapacityModule } from '../capacity/capacity.module.js';
 import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursService } from './museum-hours.service.js';
+import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
@@ -30,4 +32,8 @@ import { MuseumHoursService } from './museum-hours.service.js';
   ],
   exports: [MuseumHoursService],
 })
-export class MuseumHoursModule {}
+export class MuseumHoursModule {
+  constructor(problems: ProblemTranslators) {
+    problems.add(MUSEUM_HOURS_PROBLEMS.translate);
+  }
+}

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProblemException } from '../common/problem/problem.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { isFull } from '../capacity/capacity-pool.js';
 import { isCalendarDate } from '../domain/calendar-dates.js';
@@ -16,6 +15,7 @@ import {
   type Weekday,
 } from './museum-days.js';
 import { DayAdmissions } from './day-admissions.repository.js';
+import { MuseumHoursRefusal } from './museum-hours.refusals.js';
 
 export type AdmissionOutcome =
   | { readonly outcome: 'admitted' }
@@ -212,12 +212,10 @@ export class MuseumHoursService {
     ]);
     if (written === null) {
       const sold = await this.soldOn(date);
-      throw new ProblemException(
-        409,
-        exception.closed
-          ? `${sold} general-admission ticket(s) are sold for ${date}: the museum cannot be closed that day.`
-          : `${sold} general-admission ticket(s) are sold for ${date}: its capacity cannot be below that.`,
-      );
+      throw new MuseumHoursRefusal(exception.closed ? 'tickets-sold-on-closing' : 'tickets-sold-above-capacity', {
+        date,
+        sold,
+      });
     }
     this.logger.log({ msg: 'Museum hours exception set', date, closed: exception.closed });
     return exception;
@@ -238,7 +236,7 @@ export class MuseumHoursService {
   /** Removes the exception of `date` (404 when it has none): the week's hours apply again. */
   async deleteException(date: string): Promise<void> {
     const removed = await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date]);
-    if (removed === 0) throw new ProblemException(404, `No museum hours exception for ${date}.`);
+    if (removed === 0) throw new MuseumHoursRefusal('no-exception', { date });
     this.logger.log({ msg: 'Museum hours exception removed', date });
   }
 

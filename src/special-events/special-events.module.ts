@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -14,6 +15,7 @@ import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { SpecialEventsRepository } from './special-events.repository.js';
 import { createSpecialEventsRepository } from './special-events.repository.factory.js';
+import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
@@ -38,4 +40,8 @@ import { createSpecialEventsRepository } from './special-events.repository.facto
   // transactions (see EventWriteParticipants); never the repository or the tables.
   exports: [SpecialEventsService, EventWriteParticipants],
 })
-export class SpecialEventsModule {}
+export class SpecialEventsModule {
+  constructor(problems: ProblemTranslators) {
+    problems.add(SPECIAL_EVENT_PROBLEMS.translate);
+  }
+}

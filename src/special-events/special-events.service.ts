@@ -3,7 +3,6 @@ import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
-import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { SqlStatement } from '../database/sql-statements.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
@@ -16,6 +15,7 @@ import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
+import { SpecialEventRefusal } from './special-events.refusals.js';
 import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
 
 /** The fields a PATCH may change. */
@@ -33,9 +33,6 @@ const UPDATE_ATTEMPTS = 10;
  * (sales alone never move the version, so only a storm of updates exhausts them: 503, retry).
  */
 const RESERVE_ATTEMPTS = 10;
-
-/** An update would remove dates that tickets were sold for (409). */
-export const DATES_HAVE_TICKETS_PROBLEM_TYPE = 'urn:museum:problem:dates-have-tickets';
 
 /** What reserveTicket did (see there). */
 export type TicketReservation =
@@ -167,7 +164,7 @@ export class SpecialEventsService {
       firstVersion(),
     );
     if (!(await this.writeHealth.track(this.store.insert(event)))) {
-      throw new ProblemException(409, `A special event with eventId ${event.eventId} already exists.`);
+      throw new SpecialEventRefusal('exists', { eventId: event.eventId });
     }
     return event;
   }
@@ -234,7 +231,7 @@ export class SpecialEventsService {
           'cursor is not one this service issued for this startDate and endDate: follow the Link header as given',
       });
     }
-    if (errors.length > 0) throw validationProblem(errors);
+    if (errors.length > 0) throw new SpecialEventRefusal('invalid', { errors });
     const offset = query.page === undefined ? 0 : (query.page - 1) * limit;
     const { events: rows, resumeAt } = await this.store.list({
       ...range,
@@ -278,16 +275,16 @@ export class SpecialEventsService {
     const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
     const ifNoneMatch = ifNoneMatchHeader?.trim() ? ifNoneMatchHeader : undefined;
     if (patch.eventId !== undefined && patch.eventId !== null && patch.eventId !== eventId) {
-      throw validationProblem([
-        { field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` },
-      ]);
+      throw new SpecialEventRefusal('invalid', {
+        errors: [{ field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` }],
+      });
     }
     const changes: Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> = {};
     for (const field of UPDATABLE) if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
     if (Object.keys(changes).length === 0) {
-      throw validationProblem([
-        { field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` },
-      ]);
+      throw new SpecialEventRefusal('invalid', {
+        errors: [{ field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` }],
+      });
     }
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       // Each attempt, from its read to its write, in the event's turn with this instance's sales
@@ -297,10 +294,7 @@ export class SpecialEventsService {
         const current = await this.get(eventId);
         if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
         if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etagOf(current))) {
-          throw new ProblemException(
-            412,
-            `If-None-Match names the event as it is now (${etagOf(current)}), or * and the event exists; nothing was changed.`,
-          );
+          throw new SpecialEventRefusal('if-none-match-current', { etag: etagOf(current) });
         }
         const next = withDerivedColumns(
           {
@@ -322,31 +316,20 @@ export class SpecialEventsService {
         const removed = indexedDates(current.dates).filter((date) => !kept.has(date));
         const inUse = await this.participants.datesInUse(eventId, removed);
         if (inUse.length > 0) {
-          throw new ProblemException(
-            409,
-            `Tickets are sold for ${inUse.join(', ')}, which this change would remove from the event's dates; ` +
-              'keep those dates. Nothing was changed.',
-            { type: DATES_HAVE_TICKETS_PROBLEM_TYPE },
-          );
+          throw new SpecialEventRefusal('dates-have-tickets', { dates: inUse });
         }
         if (await this.writeHealth.track(this.store.update(next, current.version, removed.length > 0))) return next;
         // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
         // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
         const after = await this.get(eventId);
         if (after.version === current.version && next.capacity !== null && after.ticketsSold > next.capacity) {
-          throw new ProblemException(
-            409,
-            `capacity ${next.capacity} is below the ${after.ticketsSold} tickets already sold for this event; ` +
-              `give at least ${after.ticketsSold}, or null for no limit. Nothing was changed.`,
-          );
+          throw new SpecialEventRefusal('capacity-below-sold', { capacity: next.capacity, sold: after.ticketsSold });
         }
         return undefined;
       });
       if (updated) return updated;
     }
-    throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
-      headers: { 'Retry-After': '1' },
-    });
+    throw new SpecialEventRefusal('busy', {});
   }
 
   /**
@@ -378,19 +361,14 @@ export class SpecialEventsService {
       }
       event = after;
     }
-    throw new ProblemException(503, 'The event is being changed by many requests at once; retry.', {
-      headers: { 'Retry-After': '1' },
-    });
+    throw new SpecialEventRefusal('busy', {});
   }
 }
 
-function staleTag(current: SpecialEvent): ProblemException {
-  return new ProblemException(
-    412,
-    `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
-  );
+function staleTag(current: SpecialEvent): SpecialEventRefusal {
+  return new SpecialEventRefusal('stale-if-match', { etag: etagOf(current) });
 }
 
-function notFound(eventId: string): ProblemException {
-  return new ProblemException(404, `No special event with eventId ${eventId}.`);
+function notFound(eventId: string): SpecialEventRefusal {
+  return new SpecialEventRefusal('not-found', { eventId });
 }

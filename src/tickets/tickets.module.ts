@@ -1,5 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { SqlStatements } from '../database/sql-statements.js';
@@ -10,6 +11,7 @@ import { SpecialEventsModule } from '../special-events/special-events.module.js'
 import { Ticket } from './ticket.entity.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { cancelEventTicketsStatement, TicketsService } from './tickets.service.js';
+import { TICKET_PROBLEMS } from './tickets.problems.js';
 
 /**
  * Tickets (issue 28): bought for general admission or a special event, drawn as a QR code, checked
@@ -34,7 +36,10 @@ export class TicketsModule implements OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly tickets: TicketsService,
-  ) {}
+    problems: ProblemTranslators,
+  ) {
+    problems.add(TICKET_PROBLEMS.translate);
+  }
 
   onModuleInit(): void {
     this.participants.join({

@@ -2,23 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { GuessGate } from '../auth/guess-gate.js';
 import { type Role, roleAllows } from '../auth/roles.js';
-import { ProblemException, validationProblem } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
 import { SqlStatements, type SqlStatement } from '../database/sql-statements.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
 import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { TicketStatus, TicketType } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
-
-export const SOLD_OUT_PROBLEM_TYPE = 'urn:museum:problem:sold-out';
-export const NOT_AN_EVENT_DATE_PROBLEM_TYPE = 'urn:museum:problem:not-an-event-date';
-export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
+import { TicketRefusal } from './tickets.refusals.js';
 
 /**
  * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
@@ -26,10 +23,6 @@ export const MUSEUM_CLOSED_PROBLEM_TYPE = 'urn:museum:problem:museum-closed';
  * report) sees a ticket without them.
  */
 export const READS_TICKET_SECRETS: Role = 'box-office';
-
-export const ALREADY_CHECKED_IN_PROBLEM_TYPE = 'urn:museum:problem:ticket-already-checked-in';
-export const TICKET_CANCELLED_PROBLEM_TYPE = 'urn:museum:problem:ticket-cancelled';
-export const NOT_TODAY_PROBLEM_TYPE = 'urn:museum:problem:ticket-not-for-today';
 
 /** A row of `tickets` as SELECT returns it (MySQL hands bigints back as strings). */
 interface TicketRow {
@@ -108,25 +101,31 @@ export class TicketsService {
    */
   async buy(body: BuyTicketsDto): Promise<TicketConfirmationResponse> {
     if (body.ticketType === 'general' && body.eventId !== undefined) {
-      throw validationProblem([{ field: 'eventId', message: 'eventId must be absent for a general ticket' }]);
+      throw new TicketRefusal('invalid-purchase', {
+        errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }],
+      });
     }
     const today = this.clock.today();
     if (body.ticketDate < today) {
-      throw validationProblem([
-        {
-          field: 'ticketDate',
-          message: `ticketDate must not be in the past: today is ${today} in the museum's time zone (${this.clock.timeZone})`,
-        },
-      ]);
+      throw new TicketRefusal('invalid-purchase', {
+        errors: [
+          {
+            field: 'ticketDate',
+            message: `ticketDate must not be in the past: today is ${today} in the museum's time zone (${this.clock.timeZone})`,
+          },
+        ],
+      });
     }
     const lastSaleDate = this.hours.lastSaleDate(today);
     if (body.ticketDate > lastSaleDate) {
-      throw validationProblem([
-        {
-          field: 'ticketDate',
-          message: `ticketDate must be at most ${lastSaleDate}: tickets are sold up to 366 days ahead, today included`,
-        },
-      ]);
+      throw new TicketRefusal('invalid-purchase', {
+        errors: [
+          {
+            field: 'ticketDate',
+            message: `ticketDate must be at most ${lastSaleDate}: tickets are sold up to 366 days ahead, today included`,
+          },
+        ],
+      });
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
@@ -150,10 +149,12 @@ export class TicketsService {
       const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
         insert(event.price, event.eventId),
       ]);
-      if (reservation.outcome === 'no-event') throw noEvent(eventId);
-      if (reservation.outcome === 'not-a-date') throw notAnEventDate(body.ticketDate, reservation.dates);
+      if (reservation.outcome === 'no-event') throw new TicketRefusal('no-event', { eventId });
+      if (reservation.outcome === 'not-a-date') {
+        throw new TicketRefusal('not-an-event-date', { date: body.ticketDate, dates: reservation.dates });
+      }
       if (reservation.outcome === 'sold-out') {
-        throw soldOut(`This event is sold out: all ${reservation.capacity} of its tickets are sold.`);
+        throw new TicketRefusal('event-sold-out', { capacity: reservation.capacity });
       }
       return {
         message: 'Museum special event ticket purchased',
@@ -165,9 +166,9 @@ export class TicketsService {
       };
     }
     const admission = await this.hours.admitGeneral(body.ticketDate, [insert(this.generalAdmissionPrice, null)]);
-    if (admission.outcome === 'closed') throw museumClosed(body.ticketDate);
+    if (admission.outcome === 'closed') throw new TicketRefusal('museum-closed', { date: body.ticketDate });
     if (admission.outcome === 'sold-out') {
-      throw soldOut(`General admission is sold out on ${body.ticketDate}: all ${admission.capacity} tickets are sold.`);
+      throw new TicketRefusal('admission-sold-out', { date: body.ticketDate, capacity: admission.capacity });
     }
     return {
       message: 'Museum general entry ticket purchased',
@@ -182,16 +183,20 @@ export class TicketsService {
    * The refusal of an event ticket for a date closed by an exception: still 404 for no such event
    * and 422 not-an-event-date first, as when the museum is open.
    */
-  private async closedForEvent(eventId: string, date: string): Promise<ProblemException> {
+  private async closedForEvent(eventId: string, date: string): Promise<TicketRefusal> {
     let eventDates: readonly string[];
     try {
       eventDates = (await this.events.get(eventId)).dates;
     } catch (error) {
-      if (error instanceof ProblemException && error.getStatus() === 404) return noEvent(eventId);
+      if (error instanceof SpecialEventRefusal && error.reason === 'not-found') {
+        return new TicketRefusal('no-event', { eventId });
+      }
       throw error;
     }
     const dates = indexedDates(eventDates);
-    return dates.includes(date) ? museumClosed(date) : notAnEventDate(date, dates);
+    return dates.includes(date)
+      ? new TicketRefusal('museum-closed', { date })
+      : new TicketRefusal('not-an-event-date', { date, dates });
   }
 
   /**
@@ -217,7 +222,7 @@ export class TicketsService {
       'SELECT confirmation_code FROM tickets WHERE ticket_id = ?',
       [ticketId],
     );
-    if (rows.length === 0) throw notFound(ticketId);
+    if (rows.length === 0) throw new TicketRefusal('no-ticket', { ticketId });
     return ticketQrPng(rows[0].confirmation_code);
   }
 
@@ -248,44 +253,28 @@ export class TicketsService {
       ({ ticket }) => ticket === null,
     );
     if (guess.kind === 'limited') {
-      throw new ProblemException(429, 'Too many unknown ticket codes from this address; try again later.', {
-        headers: { 'Retry-After': String(guess.retryAfterSeconds) },
-      });
+      throw new TicketRefusal('too-many-unknown-codes', { retryAfterSeconds: guess.retryAfterSeconds });
     }
     const { changed, ticket } = guess.value;
-    if (ticket === null) throw new ProblemException(404, 'No ticket has this confirmation code.');
+    if (ticket === null) throw new TicketRefusal('unknown-code', {});
     if (changed === 0) throw this.refusal(ticket, today);
     return toResponse(ticket);
   }
 
   /** Why a ticket that exists could not be checked in today. */
-  private refusal(ticket: TicketRow, today: string): ProblemException {
+  private refusal(ticket: TicketRow, today: string): TicketRefusal {
     if (ticket.status === 'checked-in') {
-      return new ProblemException(
-        409,
-        `This ticket was already checked in: its first check-in was ${iso(ticket.checked_in_at)}.`,
-        {
-          type: ALREADY_CHECKED_IN_PROBLEM_TYPE,
-        },
-      );
+      return new TicketRefusal('already-checked-in', { checkedInAt: iso(ticket.checked_in_at) });
     }
     if (ticket.status === 'cancelled') {
-      return new ProblemException(
-        409,
-        `This ticket was cancelled on ${iso(ticket.cancelled_at)} because its event was deleted.`,
-        { type: TICKET_CANCELLED_PROBLEM_TYPE },
-      );
+      return new TicketRefusal('cancelled', { cancelledAt: iso(ticket.cancelled_at) });
     }
-    return new ProblemException(
-      409,
-      `This ticket is for ${ticket.ticket_date}; today is ${today} in the museum's time zone (${this.clock.timeZone}).`,
-      { type: NOT_TODAY_PROBLEM_TYPE },
-    );
+    return new TicketRefusal('not-for-today', { ticketDate: ticket.ticket_date, today, timeZone: this.clock.timeZone });
   }
 
   private async find(column: 'ticket_id', value: string): Promise<TicketRow> {
     const ticket = await this.findOrNull(column, value);
-    if (ticket === null) throw notFound(value);
+    if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId: value });
     return ticket;
   }
 
@@ -293,29 +282,6 @@ export class TicketsService {
     const rows = await this.sql.select<TicketRow>(`SELECT ${COLUMNS} FROM tickets WHERE ${column} = ?`, [value]);
     return rows[0] ?? null;
   }
-}
-
-function noEvent(eventId: string): ProblemException {
-  return new ProblemException(404, `No special event has eventId ${eventId}.`);
-}
-
-function notAnEventDate(date: string, eventDates: readonly string[]): ProblemException {
-  const dates = eventDates.length === 0 ? 'it has no ISO date' : `its dates are ${eventDates.join(', ')}`;
-  return new ProblemException(422, `${date} is not a date of this event; ${dates}.`, {
-    type: NOT_AN_EVENT_DATE_PROBLEM_TYPE,
-  });
-}
-
-function museumClosed(date: string): ProblemException {
-  return new ProblemException(422, `The museum is closed on ${date}.`, { type: MUSEUM_CLOSED_PROBLEM_TYPE });
-}
-
-function soldOut(detail: string): ProblemException {
-  return new ProblemException(409, detail, { type: SOLD_OUT_PROBLEM_TYPE });
-}
-
-function notFound(ticketId: string): ProblemException {
-  return new ProblemException(404, `No ticket has ticketId ${ticketId}.`);
 }
 
 /** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */

@@ -1,6 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -17,6 +18,7 @@ import { WebhookSubscription } from './webhook-subscription.entity.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksMetrics } from './webhooks.metrics.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
 
 /**
  * `publishNewEvent` webhooks: admins subscribe URLs; every create, update and delete of a special
@@ -62,7 +64,10 @@ export class WebhooksModule implements NestModule, OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly dispatcher: WebhookDispatcher,
-  ) {}
+    problems: ProblemTranslators,
+  ) {
+    problems.add(WEBHOOK_PROBLEMS.translate);
+  }
 
   onModuleInit(): void {
     this.participants.join({

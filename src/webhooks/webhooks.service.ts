@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Repository } from 'typeorm';
-import { ProblemException } from '../common/problem/problem.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { SqlStatements } from '../database/sql-statements.js';
@@ -10,9 +9,7 @@ import { AddressPolicy } from './address-policy.js';
 import type { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
 import { newSecret } from './signature.js';
 import { WebhookSubscription } from './webhook-subscription.entity.js';
-
-export const WEBHOOK_URL_PROBLEM_TYPE = 'urn:museum:problem:webhook-url-refused';
-export const WEBHOOK_LIMIT_PROBLEM_TYPE = 'urn:museum:problem:webhook-subscriptions-full';
+import { WebhookRefusal } from './webhooks.refusals.js';
 
 /** What became of a subscribe. */
 export type SubscribeOutcome =
@@ -149,6 +146,6 @@ export class WebhooksService {
   }
 }
 
-function notFound(webhookId: string): ProblemException {
-  return new ProblemException(404, `No webhook subscription has webhookId ${webhookId}.`);
+function notFound(webhookId: string): WebhookRefusal {
+  return new WebhookRefusal('not-found', { webhookId });
 }

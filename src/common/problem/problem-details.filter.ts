@@ -26,7 +26,7 @@ const GENERIC_DETAIL: Readonly<Record<number, string>> = {
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
-  constructor(private readonly translators: readonly ProblemTranslator[] = []) {}
+  constructor(private readonly translators: Iterable<ProblemTranslator> = []) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

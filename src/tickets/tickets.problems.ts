@@ -1,0 +1,88 @@
+import { ProblemCatalog } from '../common/problem/problem-catalog.js';
+import { TicketRefusal, type TicketReasons } from './tickets.refusals.js';
+
+/** Each refusal of the tickets module as an HTTP problem, and as the API description words it. */
+export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', TicketRefusal, {
+  'invalid-purchase': {
+    status: 400,
+    errors: ({ errors }) => errors,
+    when: '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, or a general ticket names an `eventId`.',
+    example: { errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }] },
+  },
+  'no-event': {
+    status: 404,
+    detail: ({ eventId }) => `No special event has eventId ${eventId}.`,
+    when: 'No special event has this eventId.',
+    example: { eventId: '0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f' },
+  },
+  'not-an-event-date': {
+    status: 422,
+    type: 'urn:museum:problem:not-an-event-date',
+    detail: ({ date, dates }) =>
+      `${date} is not a date of this event; ${dates.length === 0 ? 'it has no ISO date' : `its dates are ${dates.join(', ')}`}.`,
+    when: "`ticketDate` is not one of the event's ISO dates; the detail lists them.",
+    example: { date: '2026-12-03', dates: ['2026-12-01', '2026-12-05'] },
+  },
+  'museum-closed': {
+    status: 422,
+    type: 'urn:museum:problem:museum-closed',
+    detail: ({ date }) => `The museum is closed on ${date}.`,
+    when: 'The museum is closed on `ticketDate`; for an event ticket, only an exception closes it.',
+    example: { date: '2026-12-25' },
+  },
+  'event-sold-out': {
+    status: 409,
+    type: 'urn:museum:problem:sold-out',
+    detail: ({ capacity }) => `This event is sold out: all ${capacity} of its tickets are sold.`,
+    when: 'The event is sold out.',
+    example: { capacity: 100 },
+  },
+  'admission-sold-out': {
+    status: 409,
+    type: 'urn:museum:problem:sold-out',
+    detail: ({ date, capacity }) => `General admission is sold out on ${date}: all ${capacity} tickets are sold.`,
+    when: 'General admission is sold out that day.',
+    example: { date: '2026-12-05', capacity: 500 },
+  },
+  'no-ticket': {
+    status: 404,
+    detail: ({ ticketId }) => `No ticket has ticketId ${ticketId}.`,
+    when: 'No ticket has this ticketId.',
+    example: { ticketId: '0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f' },
+  },
+  'unknown-code': {
+    status: 404,
+    detail: () => 'No ticket has this confirmation code.',
+    when: 'No ticket has this confirmation code (counted by the failure limiter).',
+    example: {},
+  },
+  'too-many-unknown-codes': {
+    status: 429,
+    detail: () => 'Too many unknown ticket codes from this address; try again later.',
+    headers: ({ retryAfterSeconds }) => ({ 'Retry-After': String(retryAfterSeconds) }),
+    when: 'Too many unknown codes (or wrong credentials) from this address for this user within the window; retry after.',
+    example: { retryAfterSeconds: 60 },
+  },
+  'already-checked-in': {
+    status: 409,
+    type: 'urn:museum:problem:ticket-already-checked-in',
+    detail: ({ checkedInAt }) => `This ticket was already checked in: its first check-in was ${checkedInAt}.`,
+    when: 'The ticket was checked in already; the detail says when.',
+    example: { checkedInAt: '2026-12-01T09:14:03.120Z' },
+  },
+  'not-for-today': {
+    status: 409,
+    type: 'urn:museum:problem:ticket-not-for-today',
+    detail: ({ ticketDate, today, timeZone }) =>
+      `This ticket is for ${ticketDate}; today is ${today} in the museum's time zone (${timeZone}).`,
+    when: 'The ticket is for another day than today in the museum time zone.',
+    example: { ticketDate: '2026-12-05', today: '2026-12-01', timeZone: 'Europe/Amsterdam' },
+  },
+  cancelled: {
+    status: 409,
+    type: 'urn:museum:problem:ticket-cancelled',
+    detail: ({ cancelledAt }) => `This ticket was cancelled on ${cancelledAt} because its event was deleted.`,
+    when: 'The ticket was cancelled because its event was deleted.',
+    example: { cancelledAt: '2026-11-30T16:02:11.000Z' },
+  },
+});

@@ -1,0 +1,19 @@
+import { type FieldRule, Refusal } from '../domain/refusal.js';
+
+/** Why a ticket is not sold, read or checked in, with what each answer needs to say. */
+export interface TicketReasons {
+  'invalid-purchase': { readonly errors: readonly FieldRule[] };
+  'no-event': { readonly eventId: string };
+  'not-an-event-date': { readonly date: string; readonly dates: readonly string[] };
+  'museum-closed': { readonly date: string };
+  'event-sold-out': { readonly capacity: number };
+  'admission-sold-out': { readonly date: string; readonly capacity: number };
+  'no-ticket': { readonly ticketId: string };
+  'unknown-code': Record<string, never>;
+  'too-many-unknown-codes': { readonly retryAfterSeconds: number };
+  'already-checked-in': { readonly checkedInAt: string | null };
+  'not-for-today': { readonly ticketDate: string; readonly today: string; readonly timeZone: string };
+  cancelled: { readonly cancelledAt: string | null };
+}
+
+export class TicketRefusal<R extends keyof TicketReasons = keyof TicketReasons> extends Refusal<TicketReasons, R> {}
