@@ -1,20 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MuseumClock } from '../domain/museum-clock.js';
-import { isRolledBack } from '../database/database-errors.js';
+import { isFull } from '../capacity/capacity-pool.js';
 import { isCalendarDate } from '../domain/calendar-dates.js';
-import { Sql, type SqlStatement } from '../database/sql.js';
+import type { SqlStatement } from '../database/sql.js';
 import {
   type DayException,
   type DayHours,
   HOURS_HORIZON_DAYS,
-  isoWeekday,
   lastDateOf,
   openDaysFrom,
   WEEKDAYS,
   type Weekday,
 } from './museum-days.js';
+import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursRefusal } from './museum-hours.refusals.js';
-import { capacityOf, MuseumHoursRepository } from './museum-hours.repository.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
 
 export type AdmissionOutcome =
   | { readonly outcome: 'admitted' }
@@ -33,21 +33,6 @@ export interface OpenDay {
 /** The regular week: each weekday's hours, or null when the museum is closed that day. */
 export type Week = Record<Weekday, DayHours | null>;
 
-/**
- * The one conditional UPDATE that sells a general admission: one more on the date's row, only
- * while the museum is open that date (its exception says open, or it has none and its weekday has
- * hours) and fewer than that day's capacity (the exception's, else the weekday's) are sold.
- */
-const ADMIT_SQL = `UPDATE museum_general_admissions SET sold = sold + 1
-  WHERE day = ? AND (
-    EXISTS (SELECT 1 FROM museum_hours_exceptions e
-            WHERE e.day = ? AND e.closed = 0
-              AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))
-    OR (NOT EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ?)
-        AND EXISTS (SELECT 1 FROM museum_weekly_hours w
-                    WHERE w.weekday = ?
-                      AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))))`;
-
 /** Times a sale is tried again when the day changed between its refusal and the look at why. */
 const ADMIT_ATTEMPTS = 5;
 
@@ -60,9 +45,9 @@ export class MuseumHoursService {
   private readonly logger = new Logger(MuseumHoursService.name);
 
   constructor(
-    private readonly sql: Sql,
     private readonly hours: MuseumHoursRepository,
     private readonly clock: MuseumClock,
+    private readonly admissions: DayAdmissions,
   ) {}
 
   /**
@@ -131,7 +116,7 @@ export class MuseumHoursService {
    * writes the date's admissions row, so a concurrent sale waits for it or it for the sale.
    */
   async setException(date: string, exception: DayException): Promise<DayException> {
-    await this.ensureAdmissionsRow(date);
+    await this.admissions.ensureRow(date);
     const bound = exception.closed ? 0 : exception.capacity;
     if (!(await this.hours.setExceptionIfSoldAtMost(date, exception, bound))) {
       const sold = await this.hours.soldOn(date);
@@ -161,72 +146,26 @@ export class MuseumHoursService {
   /**
    * Takes one general admission for `date` (YYYY-MM-DD) when the museum is open that day and the
    * day's capacity (if it has one) is not reached, and runs `joined` in the same transaction, only
-   * when admitted. The database decides the capacity (a conditional UPDATE via
-   * Sql.transactionIf).
+   * when admitted. The database decides the capacity: the day is a capacity pool (DAY_ADMISSIONS)
+   * whose place Capacity takes with one conditional UPDATE.
    */
   async admitGeneral(date: string, joined: readonly SqlStatement[]): Promise<AdmissionOutcome> {
     if (!isCalendarDate(date)) throw new TypeError(`admitGeneral: not a YYYY-MM-DD date: ${date}`);
-    const guard: SqlStatement = { sql: ADMIT_SQL, parameters: [date, date, date, isoWeekday(date)] };
     for (let attempt = 1; ; attempt++) {
-      if ((await this.sql.transactionIf(guard, joined)) !== null) return { outcome: 'admitted' };
+      if (await this.admissions.take(date, joined)) return { outcome: 'admitted' };
       // Refused: closed, sold out, or no admissions row yet for the date (its first sale). One
       // query says which: a sell-out refuses hundreds of buyers at once, and each holding several
       // pooled connections at a time overflowed MySQL's pool queue (503s).
-      const day = await this.admissionDay(date);
+      const day = await this.admissions.day(date);
       if (!day.open) return { outcome: 'closed' };
-      if (day.capacity !== null && day.sold !== null && day.sold >= day.capacity) {
+      if (day.capacity !== null && day.sold !== null && isFull(day.capacity, day.sold)) {
         return { outcome: 'sold-out', capacity: day.capacity };
       }
-      if (day.sold === null) await this.ensureAdmissionsRow(date);
+      if (day.sold === null) await this.admissions.ensureRow(date);
       // Otherwise the day changed between the refusal and this look (hours reopened, capacity
       // raised): try again, a bounded number of times.
       if (attempt >= ADMIT_ATTEMPTS) {
         return day.capacity === null ? { outcome: 'closed' } : { outcome: 'sold-out', capacity: day.capacity };
-      }
-    }
-  }
-
-  /**
-   * In one query: whether the museum is open on `date` (its exception, else its weekday), the
-   * day's capacity, and the general tickets sold (null: no admissions row yet).
-   */
-  private async admissionDay(date: string): Promise<{ open: boolean; capacity: number | null; sold: number | null }> {
-    const [row] = await this.sql.select<{
-      exception_closed: number | string | null;
-      exception_day: string | null;
-      exception_capacity: number | string | null;
-      weekday: number | string | null;
-      weekday_capacity: number | string | null;
-      sold: number | string | null;
-    }>(
-      'SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, ' +
-        'w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold ' +
-        'FROM (SELECT 1 AS one) x ' +
-        'LEFT JOIN museum_hours_exceptions e ON e.day = ? ' +
-        'LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
-        'LEFT JOIN museum_general_admissions a ON a.day = ?',
-      [date, isoWeekday(date), date],
-    );
-    const sold = row.sold === null ? null : Number(row.sold);
-    if (row.exception_day !== null) {
-      const open = Number(row.exception_closed) === 0;
-      return { open, capacity: open ? capacityOf(row.exception_capacity) : null, sold };
-    }
-    return { open: row.weekday !== null, capacity: capacityOf(row.weekday_capacity), sold };
-  }
-
-  /**
-   * The date's admissions row, made at its first sale or exception (a no-op when it exists). Two
-   * Galera nodes making it at once conflict at certification: the loser finds it made.
-   */
-  private async ensureAdmissionsRow(date: string): Promise<void> {
-    const insert = `${this.sql.isMysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO museum_general_admissions (day, sold, revision) VALUES (?, 0, 0)`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.sql.execute(insert, [date]);
-        return;
-      } catch (error) {
-        if (!isRolledBack(error) || attempt >= ADMIT_ATTEMPTS) throw error;
       }
     }
   }
