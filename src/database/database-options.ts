@@ -30,6 +30,8 @@ import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 import { NormalizedUserNames1764500003700 as MysqlNormalizedUserNames } from './migrations/mysql/1764500003700-normalized-user-names.js';
 import { NormalizedUserNames1764500003700 as SqliteNormalizedUserNames } from './migrations/sqlite/1764500003700-normalized-user-names.js';
+import { PublicReadHits1764500005100 as MysqlPublicReadHits } from './migrations/mysql/1764500005100-public-read-hits.js';
+import { PublicReadHits1764500005100 as SqlitePublicReadHits } from './migrations/sqlite/1764500005100-public-read-hits.js';
 
 /**
  * Every entity file of every module under src/, from the sources (tsx) or the build (node): the
@@ -57,6 +59,7 @@ export const MIGRATIONS = {
     SqliteMuseumHours,
     SqliteTickets,
     SqliteNormalizedUserNames,
+    SqlitePublicReadHits,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -72,6 +75,7 @@ export const MIGRATIONS = {
     MysqlMuseumHours,
     MysqlTickets,
     MysqlNormalizedUserNames,
+    MysqlPublicReadHits,
   ],
 } as const;
 

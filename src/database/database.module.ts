@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { buildDataSourceOptions } from './database-options.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
+import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
 import { WriteHealth } from './write-health.js';
@@ -29,7 +30,10 @@ export class MysqlPoolBounds implements OnModuleInit {
   }
 }
 
-/** Global: every feature's writes report to the one WriteHealth that readiness reads. */
+/**
+ * Global: every module reaches the database through the one Sql facade, whose writes report to
+ * the one WriteHealth that readiness reads.
+ */
 @Global()
 @Module({
   imports: [
@@ -37,7 +41,7 @@ export class MysqlPoolBounds implements OnModuleInit {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool),
-        // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
+        // A module that reads through TypeORM (the special events' store) registers its entities.
         autoLoadEntities: true,
         // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
         // (containers come up together), so retry for a while before giving up.
@@ -51,7 +55,15 @@ export class MysqlPoolBounds implements OnModuleInit {
       },
     }),
   ],
-  providers: [MysqlPoolBounds, WriteHealth],
-  exports: [WriteHealth],
+  providers: [
+    MysqlPoolBounds,
+    WriteHealth,
+    {
+      provide: Sql,
+      inject: [DataSource, WriteHealth],
+      useFactory: (dataSource: DataSource, writeHealth: WriteHealth) => new Sql(dataSource, writeHealth),
+    },
+  ],
+  exports: [WriteHealth, Sql],
 })
 export class DatabaseModule {}
