@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { APP_GUARD, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DataSource } from 'typeorm';
 import { PublicAnswerCache } from '../common/http/public-answer-cache.js';
@@ -74,17 +74,18 @@ import { UsersService } from './users.service.js';
       useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) =>
         publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, sql, reflector) : null,
     },
-    // Interceptors run after every guard: a read answered from this cache was still counted.
+    // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
+    { provide: APP_GUARD, useClass: RoleGuard },
+    // The last guard: a read answered from this memory was counted by the limit and let in by the
+    // role guard. Only with public read on and a max-age to honour.
     {
-      provide: APP_INTERCEPTOR,
+      provide: APP_GUARD,
       inject: [APP_CONFIG],
       useFactory: ({ publicRead }: AppConfig) =>
         publicRead.enabled && publicRead.maxAgeSeconds > 0
           ? new PublicAnswerCache({ ttlMs: Math.min(1000, publicRead.maxAgeSeconds * 1000) })
           : null,
     },
-    // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
-    { provide: APP_GUARD, useClass: RoleGuard },
   ],
   // GuessGate: tickets counts unknown check-in codes with it, as wrong passwords are counted.
   exports: [UsersService, GuessGate],

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import express, { type Request, type Response } from 'express';
-import { of } from 'rxjs';
 import request from 'supertest';
+import { PreparedResponse } from './prepared-response.js';
 import { PublicAnswerCache } from './public-answer-cache.js';
 import { markAnonymousRead } from './public-read.js';
 
@@ -24,16 +24,17 @@ function harness(cache: PublicAnswerCache) {
   };
   app.all('/page', (req, res) => {
     if (req.headers.authorization === undefined && req.method === 'GET') markAnonymousRead(req);
-    const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as ExecutionContext;
-    cache
-      .intercept(context, {
-        handle: () => {
-          if (req.method === 'GET') handler(req, res);
-          else res.status(204).end();
-          return of(undefined);
-        },
-      })
-      .subscribe();
+    const context = { getArgByIndex: (index: number) => [req, res][index] } as ExecutionContext;
+    try {
+      cache.canActivate(context);
+    } catch (answer) {
+      // As the problem filter does with a PreparedResponse thrown by a guard.
+      if (!(answer instanceof PreparedResponse)) throw answer;
+      answer.send(res);
+      return;
+    }
+    if (req.method === 'GET') handler(req, res);
+    else res.status(204).end();
   });
   return { app, state };
 }

@@ -1,7 +1,7 @@
-import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { type Observable, of } from 'rxjs';
 import { ifNoneMatchFound } from './entity-tags.js';
+import { PreparedResponse } from './prepared-response.js';
 import { isAnonymousRead } from './public-read.js';
 
 export interface PublicAnswerCacheOptions {
@@ -39,8 +39,12 @@ interface Answer {
  * when it ends, and an answer that was computed while one ended is not kept, so this instance's
  * own writes are seen at once; another instance's within `ttlMs`. Bounded in entries and in bytes;
  * the oldest answer goes first.
+ *
+ * It is a guard, registered after the rate limit's (so a read answered from it is still counted),
+ * not an interceptor: a global interceptor would put every request of every route through rxjs.
+ * A hit is thrown as a PreparedResponse, which the problem filter sends as it is.
  */
-export class PublicAnswerCache implements NestInterceptor {
+export class PublicAnswerCache implements CanActivate {
   private readonly answers = new Map<string, Answer>();
   private bytes = 0;
   /** Bumped by every write that ends: an answer begun before it is not kept. */
@@ -59,28 +63,26 @@ export class PublicAnswerCache implements NestInterceptor {
     this.now = options.now ?? Date.now;
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.getArgByIndex<Request>(0);
+    const response = context.getArgByIndex<Response>(1);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.once('finish', this.clear);
       response.once('close', this.clear);
-      return next.handle();
+      return true;
     }
-    if (!isAnonymousRead(request)) return next.handle();
+    if (!isAnonymousRead(request)) return true;
     const key = request.originalUrl;
     const answer = this.answers.get(key);
     if (answer !== undefined && answer.expiresAt > this.now()) {
       const ifNoneMatch = request.headers['if-none-match'];
       const notModified = ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, answer.etag);
       if (notModified || answer.body !== undefined) {
-        this.send(answer, notModified, request, response);
-        return of(undefined);
+        throw new KeptAnswer(() => this.send(answer, notModified, request, response));
       }
     }
     if (request.method === 'GET') this.keepWhatIsSent(key, response);
-    return next.handle();
+    return true;
   }
 
   /** Forgets every answer (a write ended, which may have changed any of them). */
@@ -169,5 +171,16 @@ export class PublicAnswerCache implements NestInterceptor {
     if (answer === undefined) return;
     this.bytes -= answer.body?.length ?? 0;
     this.answers.delete(key);
+  }
+}
+
+/** A kept answer, sent by the problem filter in the handler's place. */
+class KeptAnswer extends PreparedResponse {
+  constructor(private readonly sendKept: () => void) {
+    super(200, {}, '');
+  }
+
+  override send(): void {
+    this.sendKept();
   }
 }
