@@ -1,18 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface.js';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import type { Feature } from './features.js';
 import { sendsCredentials } from './auth/presented-credentials.js';
-import { refuseCrossSiteWrites } from './common/http/cross-site-writes.js';
+import { crossSiteWriteRefusal } from './common/http/cross-site-writes.js';
 import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js';
 import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
 import { installRouteDefaults, routesOf } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
-import { boundHeaderTime, deferUnmetExpectations, refuseUnservableRequests } from './common/http/request-framing.js';
+import { answeredUnservable, boundHeaderTime, deferUnmetExpectations } from './common/http/request-framing.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
 import { PinoLoggerService } from './common/logging/pino-logger.js';
@@ -60,73 +62,79 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   // First, so that every request, whoever answers it (errors and unknown routes included), gets
   // an id, the security headers (strict for the JSON API, a policy that lets Swagger UI render on
-  // /docs: security-headers.ts), a log line and its metrics.
+  // /docs: security-headers.ts), a log line and its metrics; then what cannot be served is
+  // refused (answeredUnservable) before anything else sees it.
   app.use(
     requestObserver({
       metrics: config.metricsEnabled ? app.get(HttpMetrics) : undefined,
       requestContext: requestContextWanted(config.logLevel),
+      refuses: answeredUnservable,
     }),
   );
-  app.use(refuseUnservableRequests);
   app.disable('x-powered-by');
   // ETags are the events' versions, set by their handlers; Express would otherwise hash every
   // response body.
   app.set('etag', false);
   // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
-  // Public read (PUBLIC_READ=true): a request without credentials on a public route, or its
-  // preflight, may come from any origin and gets `*` (never with credentials); everything else
-  // follows CORS_ORIGINS as without it.
-  const isPublicPath = config.publicRead.enabled ? publicReadPaths(routesOf(app)) : () => false;
-  if (config.corsOrigins.length > 0 || config.publicRead.enabled) {
-    // A listed origin gets CORS headers; any other origin none (but Vary: Origin). Preflights are
-    // answered here, 204 without credentials, so they never reach authentication.
-    const listed = new Set(config.corsOrigins);
-    const origin = [...config.corsOrigins];
-    app.enableCors(
-      (req: { method: string; path: string; headers: Record<string, string | string[] | undefined> }, callback) =>
-        callback(
-          null,
-          isAnonymousPublicRequest(req, isPublicPath, sendsCredentials)
-            ? PUBLIC_CORS
-            : listed.has(String(req.headers.origin ?? ''))
-              ? {
-                  origin,
-                  methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-                  allowedHeaders: [
-                    'Authorization',
-                    'Content-Type',
-                    'Idempotency-Key',
-                    'If-Match',
-                    'If-None-Match',
-                    'X-Request-Id',
-                  ],
-                  exposedHeaders: [
-                    'ETag',
-                    'Idempotent-Replayed',
-                    'Link',
-                    'Location',
-                    'Retry-After',
-                    'WWW-Authenticate',
-                    'X-Request-Id',
-                  ],
-                  maxAge: 600,
-                }
-              : origin.length > 0
-                ? { origin, methods: [], allowedHeaders: [], exposedHeaders: [] }
-                : { origin: false },
-        ),
-    );
-  }
-  // After CORS (preflights are answered there), before any route: see refuseCrossSiteWrites.
-  app.use(refuseCrossSiteWrites(config.corsOrigins));
+  if (config.corsOrigins.length > 0 || config.publicRead.enabled) app.enableCors(corsOptionsOf(app, config));
+  // After CORS (preflights are answered there), before any route, in one layer: a write from
+  // another site's page is refused (crossSiteWriteRefusal), and a path that is not valid
+  // percent-encoding is escaped (escapeMalformedPercentEncoding).
+  const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (!refusesCrossSiteWrite(request, response)) escapeMalformedPercentEncoding(request, response, next);
+  });
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);
   deferUnmetExpectations(app.getHttpServer() as Server);
   boundHeaderTime(app.getHttpServer() as Server, config.headersTimeoutMs);
-  // Before the routes: see escapeMalformedPercentEncoding.
-  app.use(escapeMalformedPercentEncoding);
   setupOpenApi(app);
+}
+
+type CorsRequest = { method: string; path: string; headers: Record<string, string | string[] | undefined> };
+
+/**
+ * The CORS options of each request. Public read (PUBLIC_READ=true): a request without
+ * credentials on a public route, or its preflight, may come from any origin and gets `*` (never
+ * with credentials); everything else follows CORS_ORIGINS as without it: a listed origin gets
+ * CORS headers, any other origin none (but Vary: Origin). Preflights are answered by the CORS
+ * middleware, 204 without credentials, so they never reach authentication. Each answer is one of
+ * four objects made here once.
+ */
+function corsOptionsOf(
+  app: NestExpressApplication,
+  config: AppConfig,
+): (request: CorsRequest, callback: (error: Error | null, options: CorsOptions) => void) => void {
+  const isPublicPath = config.publicRead.enabled ? publicReadPaths(routesOf(app)) : () => false;
+  const listed = new Set(config.corsOrigins);
+  const origin = [...config.corsOrigins];
+  const listedOrigin: CorsOptions = {
+    origin,
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: [
+      'ETag',
+      'Idempotent-Replayed',
+      'Link',
+      'Location',
+      'Retry-After',
+      'WWW-Authenticate',
+      'X-Request-Id',
+    ],
+    maxAge: 600,
+  };
+  const otherOrigin: CorsOptions =
+    origin.length > 0 ? { origin, methods: [], allowedHeaders: [], exposedHeaders: [] } : { origin: false };
+  return (request, callback) =>
+    callback(
+      null,
+      isAnonymousPublicRequest(request, isPublicPath, sendsCredentials)
+        ? PUBLIC_CORS
+        : listed.has(String(request.headers.origin ?? ''))
+          ? listedOrigin
+          : otherOrigin,
+    );
 }
 
 /**

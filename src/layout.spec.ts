@@ -37,7 +37,8 @@ interface LayoutProblem {
 /**
  * The folders below the features, and what each may import besides itself. common/ (HTTP,
  * problems, logging, validation) stands alone; domain/ (calendar dates, the museum's clock) is the
- * kernel features share; config/ reads the environment; database/ is the one way to the database.
+ * kernel features share; config/ reads the environment; database/ is the one way to the database;
+ * capacity/ takes the places of any pool (an event's seats, a day's admissions) through it.
  * None of them imports a feature: features import them.
  */
 const FOUNDATIONS: Readonly<Record<string, readonly string[]>> = {
@@ -45,6 +46,7 @@ const FOUNDATIONS: Readonly<Record<string, readonly string[]>> = {
   domain: [],
   config: ['common', 'domain'],
   database: ['common', 'config'],
+  capacity: ['database', 'domain'],
 };
 
 /**

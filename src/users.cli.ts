@@ -7,10 +7,12 @@ import { DataSource } from 'typeorm';
 import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from './database/database-options.js';
+import { Sql } from './database/sql.js';
+import { WriteHealth } from './database/write-health.js';
 import { MIGRATIONS } from './features.js';
 import { PasswordHasher } from './auth/password-hasher.js';
 import { isRole, type Role, ROLES } from './auth/roles.js';
-import { User } from './auth/user.entity.js';
+import { UsersRepository } from './auth/users.repository.js';
 import { UserManagementError, UsersService } from './auth/users.service.js';
 
 const USAGE = `Manage the users who may call the service (HTTP Basic credentials).
@@ -50,12 +52,11 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
   try {
     const { username, json, role } = parseArguments(command, args);
     const config = loadConfig(env);
-    dataSource = new DataSource({
-      ...buildDataSourceOptions(config.database, config.runMigrations, DEFAULT_POOL, MIGRATIONS),
-      entities: [User],
-    });
+    dataSource = new DataSource(
+      buildDataSourceOptions(config.database, config.runMigrations, DEFAULT_POOL, MIGRATIONS),
+    );
     await dataSource.initialize();
-    const users = new UsersService(dataSource.getRepository(User), new PasswordHasher());
+    const users = new UsersService(new UsersRepository(new Sql(dataSource, new WriteHealth())), new PasswordHasher());
     switch (command) {
       case 'add':
         await users.add(username, await readPassword(`Password for ${username}: `), role);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
-import { User } from '../src/auth/user.entity.js';
+import { UsersRepository } from '../src/auth/users.repository.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
@@ -117,7 +116,7 @@ describe('roles: a change made elsewhere (the users CLI, another instance)', () 
     const password = 'remote-password-1234';
     const authorization = basicHeader(user, password);
     // As the users CLI does it: its own UsersService, without this instance's credential cache.
-    const elsewhere = new UsersService(t.app.get(DataSource).getRepository(User), new PasswordHasher());
+    const elsewhere = new UsersService(t.app.get(UsersRepository), new PasswordHasher());
     await elsewhere.add(user, password, 'editor');
     const post = () =>
       request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
@@ -132,7 +131,7 @@ describe('a change made elsewhere is in force within a second, with the default 
   const t = useTestApp();
 
   it('a removal, a lowered role and a changed password made by another process are refused within 1 s while requests keep coming', async () => {
-    const elsewhere = new UsersService(t.app.get(DataSource).getRepository(User), new PasswordHasher());
+    const elsewhere = new UsersService(t.app.get(UsersRepository), new PasswordHasher());
     const post = (authorization: string) =>
       request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
     const run = async (change: () => Promise<void>, refusedWith: number, authorization: string) => {

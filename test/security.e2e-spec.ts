@@ -202,105 +202,15 @@ function median(values: number[]): number {
 }
 
 // =============================================================================================
-// The default app (CORS on for one origin, so that preflights are among the responses checked)
+// The default app (CORS on for one origin, so that preflights are among the responses checked).
+// The refusals whose cost is compared run on a second app, after it, that hashes at the service's
+// own cost; the rest on one that hashes cheaply.
 // =============================================================================================
 
+const ORIGIN = 'https://app.example.org';
+
 describe('with the default app', () => {
-  const ORIGIN = 'https://app.example.org';
-  const t = useTestApp({ CORS_ORIGINS: ORIGIN }, PRODUCTION_HASHING);
-
-  describe('one 401 for unknown users and wrong passwords', () => {
-    /** Everything but what differs per response by design: Date and X-Request-Id. */
-    function comparable(res: Exchange): Record<string, unknown> {
-      const { date, 'x-request-id': requestId, ...headers } = res.headers;
-      expect(date).toEqual(expect.any(String));
-      expect(requestId).toEqual(expect.any(String));
-      return {
-        status: res.status,
-        headers,
-        headerNames: res.headerNames.filter((name) => name !== 'date' && name !== 'x-request-id'),
-        text: res.text,
-      };
-    }
-
-    it('status, body and every header (names, order, values, Content-Length) are identical', async () => {
-      const eventId = randomUUID();
-      const path = `/special-events/${eventId}`;
-      const refusals: [string, string | undefined][] = [
-        ['unknown user', basicHeader(`nobody-${rand()}`, TEST_PASSWORD)],
-        ['wrong password', basicHeader(TEST_USER, `wrong ${rand()}`)],
-        ['known password of another user', basicHeader(`nobody-${rand()}`, TEST_PASSWORD)],
-        ['no header', undefined],
-        ['another scheme', `Bearer ${rand()}`],
-        ['malformed base64', `Basic %%${rand()}%%`],
-        ['no colon', `Basic ${b64(TEST_USER)}`],
-        ['lower-case scheme, wrong password', `basic ${b64(`${TEST_USER}:${rand()}`)}`],
-      ];
-      for (const method of ['POST', 'DELETE']) {
-        const target = method === 'POST' ? '/special-events' : path;
-        const answers = new Map<string, Record<string, unknown>>();
-        for (const [label, authorization] of refusals) {
-          const res = await send(t, {
-            method,
-            path: target,
-            headers: {
-              ...(authorization === undefined ? {} : { Authorization: authorization }),
-              ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
-            },
-            body: method === 'POST' ? JSON.stringify(validEvent()) : undefined,
-          });
-          expectUnauthorized(asResponse(res), target);
-          expect(res.headers['www-authenticate']).toBe(CHALLENGE);
-          expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
-          expectApiSecurityHeaders(res.headers);
-          answers.set(label, comparable(res));
-        }
-        const [first, ...others] = [...answers.values()];
-        for (const [label, answer] of answers) expect({ label, answer }).toStrictEqual({ label, answer: first });
-        expect(others).toHaveLength(refusals.length - 1);
-      }
-    });
-
-    it('and the same cost: an unknown user pays one scrypt hash of the same parameters as a wrong password', async () => {
-      const N = 6;
-      const unknown = (): string => basicHeader(`nobody-${rand()}`, `pw-${rand()}-${rand()}`);
-      const wrong = (): string => basicHeader(TEST_USER, `pw-${rand()}-${rand()}`);
-      const attempt = async (authorization: string): Promise<number> => {
-        const res = await send(t, {
-          method: 'DELETE',
-          path: `/special-events/${randomUUID()}`,
-          headers: { Authorization: authorization },
-        });
-        expect(res.status).toBe(401);
-        return res.ms;
-      };
-      // Which hashes each refusal was checked against: the cost of scrypt is its parameters, so
-      // equal parameters and one hash each mean equal time (the times are printed for scale).
-      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
-      const checked = async (authorization: string): Promise<{ hashes: string[]; ms: number }> => {
-        verify.mockClear();
-        const ms = await attempt(authorization);
-        const hashes = verify.mock.calls.map(([, stored]) => /^\$scrypt\$[^$]+/.exec(stored)?.[0] ?? stored);
-        return { hashes, ms };
-      };
-      const times = { unknown: [] as number[], wrong: [] as number[] };
-      for (let i = 0; i < N; i++) {
-        const [a, b] = [await checked(unknown()), await checked(wrong())];
-        expect(a.hashes).toHaveLength(1);
-        expect(a.hashes).toEqual(b.hashes);
-        times.unknown.push(a.ms);
-        times.wrong.push(b.ms);
-      }
-      // A repeated refusal is answered from the credential cache, without a hash.
-      const repeated = wrong();
-      await checked(repeated);
-      expect((await checked(repeated)).hashes).toEqual([]);
-      process.stderr.write(
-        `[security] 401s, ${N} first-time attempts each: median unknown user ${median(times.unknown).toFixed(1)} ms, ` +
-          `wrong password ${median(times.wrong).toFixed(1)} ms\n`,
-      );
-    }, 180_000);
-  });
+  const t = useTestApp({ CORS_ORIGINS: ORIGIN });
 
   describe('secrets never reach the log, at any level (LOG_LEVEL=trace)', () => {
     it('after accepted and refused requests and a user created in process: no password, token, hash, cookie or header', async () => {
@@ -889,6 +799,103 @@ describe('with the default app', () => {
   });
 });
 
+describe("with the default app, hashing at the service's own cost", () => {
+  const t = useTestApp({ CORS_ORIGINS: ORIGIN }, PRODUCTION_HASHING);
+
+  describe('one 401 for unknown users and wrong passwords', () => {
+    /** Everything but what differs per response by design: Date and X-Request-Id. */
+    function comparable(res: Exchange): Record<string, unknown> {
+      const { date, 'x-request-id': requestId, ...headers } = res.headers;
+      expect(date).toEqual(expect.any(String));
+      expect(requestId).toEqual(expect.any(String));
+      return {
+        status: res.status,
+        headers,
+        headerNames: res.headerNames.filter((name) => name !== 'date' && name !== 'x-request-id'),
+        text: res.text,
+      };
+    }
+
+    it('status, body and every header (names, order, values, Content-Length) are identical', async () => {
+      const eventId = randomUUID();
+      const path = `/special-events/${eventId}`;
+      const refusals: [string, string | undefined][] = [
+        ['unknown user', basicHeader(`nobody-${rand()}`, TEST_PASSWORD)],
+        ['wrong password', basicHeader(TEST_USER, `wrong ${rand()}`)],
+        ['known password of another user', basicHeader(`nobody-${rand()}`, TEST_PASSWORD)],
+        ['no header', undefined],
+        ['another scheme', `Bearer ${rand()}`],
+        ['malformed base64', `Basic %%${rand()}%%`],
+        ['no colon', `Basic ${b64(TEST_USER)}`],
+        ['lower-case scheme, wrong password', `basic ${b64(`${TEST_USER}:${rand()}`)}`],
+      ];
+      for (const method of ['POST', 'DELETE']) {
+        const target = method === 'POST' ? '/special-events' : path;
+        const answers = new Map<string, Record<string, unknown>>();
+        for (const [label, authorization] of refusals) {
+          const res = await send(t, {
+            method,
+            path: target,
+            headers: {
+              ...(authorization === undefined ? {} : { Authorization: authorization }),
+              ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+            },
+            body: method === 'POST' ? JSON.stringify(validEvent()) : undefined,
+          });
+          expectUnauthorized(asResponse(res), target);
+          expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+          expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+          expectApiSecurityHeaders(res.headers);
+          answers.set(label, comparable(res));
+        }
+        const [first, ...others] = [...answers.values()];
+        for (const [label, answer] of answers) expect({ label, answer }).toStrictEqual({ label, answer: first });
+        expect(others).toHaveLength(refusals.length - 1);
+      }
+    });
+
+    it('and the same cost: an unknown user pays one scrypt hash of the same parameters as a wrong password', async () => {
+      const N = 6;
+      const unknown = (): string => basicHeader(`nobody-${rand()}`, `pw-${rand()}-${rand()}`);
+      const wrong = (): string => basicHeader(TEST_USER, `pw-${rand()}-${rand()}`);
+      const attempt = async (authorization: string): Promise<number> => {
+        const res = await send(t, {
+          method: 'DELETE',
+          path: `/special-events/${randomUUID()}`,
+          headers: { Authorization: authorization },
+        });
+        expect(res.status).toBe(401);
+        return res.ms;
+      };
+      // Which hashes each refusal was checked against: the cost of scrypt is its parameters, so
+      // equal parameters and one hash each mean equal time (the times are printed for scale).
+      const verify = vi.spyOn(PasswordHasher.prototype, 'verify');
+      const checked = async (authorization: string): Promise<{ hashes: string[]; ms: number }> => {
+        verify.mockClear();
+        const ms = await attempt(authorization);
+        const hashes = verify.mock.calls.map(([, stored]) => /^\$scrypt\$[^$]+/.exec(stored)?.[0] ?? stored);
+        return { hashes, ms };
+      };
+      const times = { unknown: [] as number[], wrong: [] as number[] };
+      for (let i = 0; i < N; i++) {
+        const [a, b] = [await checked(unknown()), await checked(wrong())];
+        expect(a.hashes).toHaveLength(1);
+        expect(a.hashes).toEqual(b.hashes);
+        times.unknown.push(a.ms);
+        times.wrong.push(b.ms);
+      }
+      // A repeated refusal is answered from the credential cache, without a hash.
+      const repeated = wrong();
+      await checked(repeated);
+      expect((await checked(repeated)).hashes).toEqual([]);
+      process.stderr.write(
+        `[security] 401s, ${N} first-time attempts each: median unknown user ${median(times.unknown).toFixed(1)} ms, ` +
+          `wrong password ${median(times.wrong).toFixed(1)} ms\n`,
+      );
+    }, 180_000);
+  });
+});
+
 // =============================================================================================
 // A small failure limit: 3 failures per address in 60 s
 // =============================================================================================
@@ -936,7 +943,7 @@ describe('headers that arrive too slowly (HEADERS_TIMEOUT_MS)', () => {
 
 describe('429 after AUTH_FAILURE_LIMIT failures from one address', () => {
   const LIMIT = 3;
-  const t = useTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' }, PRODUCTION_HASHING);
+  const t = useTestApp({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '60' });
 
   function expectLimited(res: Exchange, instance = '/special-events'): void {
     expectProblem(asResponse(res), 429, instance);
@@ -1023,14 +1030,11 @@ describe.each([
   ['the proxy addresses', 'loopback'],
 ])('TRUST_PROXY as %s (%s): the client address is the one the trusted proxy saw', (_label, trustProxy) => {
   const LIMIT = 3;
-  const t = useTestApp(
-    {
-      TRUST_PROXY: trustProxy,
-      AUTH_FAILURE_LIMIT: String(LIMIT),
-      AUTH_FAILURE_WINDOW_SECONDS: '60',
-    },
-    PRODUCTION_HASHING,
-  );
+  const t = useTestApp({
+    TRUST_PROXY: trustProxy,
+    AUTH_FAILURE_LIMIT: String(LIMIT),
+    AUTH_FAILURE_WINDOW_SECONDS: '60',
+  });
 
   /** A create sent by the proxy (this test, on 127.0.0.1) with the X-Forwarded-For it built. */
   function viaProxy(forwardedFor: string, authorization: string): Promise<Exchange> {

@@ -134,3 +134,62 @@ describe('SQLite full (every write fails with SQLITE_FULL), then room again', ()
     expect((await http.get('/health/ready')).status).toBe(200);
   });
 });
+
+/**
+ * Readiness hears of every feature's failed writes, not only the special events': a ticket sale
+ * that fails with SQLITE_FULL (readiness's own probe still passes on a full disk) makes the
+ * service unready, and the next write that succeeds makes it ready again.
+ */
+describe('SQLite full while tickets are sold: readiness hears of the failed sale', () => {
+  const t = useTestApp();
+  let db: Database.Database;
+  const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+
+  beforeAll(() => {
+    db = (t.app.get(DataSource).driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
+  });
+
+  afterAll(() => {
+    db?.pragma('max_page_count = 1073741823');
+  });
+
+  const buy = () =>
+    request(t.baseUrl)
+      .post('/tickets')
+      .set('Authorization', AUTH)
+      .send({
+        ticketType: 'general',
+        ticketDate: day,
+        email: `${'x'.repeat(64)}@${'e'.repeat(60)}.${'f'.repeat(60)}.${'g'.repeat(60)}.org`,
+      });
+
+  it('a sale refused with 503 turns /health/ready to 503; a sale that succeeds turns it back', async () => {
+    const http = request(t.baseUrl);
+    const opened = await http
+      .put(`/museum-hours/${day}`)
+      .set('Authorization', AUTH)
+      .send({ timeOpen: '09:00', timeClose: '18:00' });
+    expect(opened.status).toBe(200);
+    expect((await buy()).status).toBe(201);
+    expect((await http.get('/health/ready')).status).toBe(200);
+
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    let status = 201;
+    for (let sold = 0; status === 201 && sold < 500; sold++) status = (await buy()).status;
+    expect(status).toBe(503);
+    const ready = await http.get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ detail: 'The database does not take writes right now.' });
+
+    db.pragma('max_page_count = 1073741823');
+    // Writes fail fast for a moment after SQLITE_FULL (SQLITE_FAIL_FAST_MS): retry until one sells.
+    const room = Date.now();
+    let created = 0;
+    while (created !== 201 && Date.now() - room < 5000) {
+      created = (await buy()).status;
+      if (created !== 201) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(created).toBe(201);
+    expect((await http.get('/health/ready')).status).toBe(200);
+  });
+});

@@ -3,21 +3,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, expectUnauthorized, validEvent } from './helpers/problem-assertions.js';
 import { basicHeader, createTestApp, TEST_PASSWORD, TEST_USER, type TestApp } from './helpers/test-app.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { useTestDatabase } from './helpers/test-database.js';
+import { buildService } from './helpers/built-service.js';
 import { runUsersCli, type CliResult } from './helpers/users-cli.js';
 
 /**
- * The users CLI as the README runs it (`npm run -s users -- ...`, the password on standard
- * input), on a temporary SQLite file; then the CLI and the service (built exactly as main.ts
- * builds it) on the same file: what one writes, the other honours.
+ * The users CLI (the password on standard input) on a temporary SQLite file; then the CLI and the
+ * service (built exactly as main.ts builds it) on the same file: what one writes, the other
+ * honours. The first test runs it as the README does (`npm run -s users -- ...`); the others run
+ * the same CLI from the run's shared build, without tsx's compile at every call.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'museum-users-cli-'));
 
+beforeAll(() => {
+  buildService();
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function databaseUrl(): string {
@@ -61,16 +66,18 @@ describe('users CLI', () => {
     const password = 'alice-password-1';
     const secondLine = 'not-the-password-2';
 
+    // As the README runs it: through npm and its `users` script.
     const added = await runUsersCli(['add', 'alice'], {
       databaseUrl: DATABASE_URL,
       stdin: `${password}\n${secondLine}\n`,
+      viaNpm: true,
     });
     expectResult(added, { code: 0, stdout: 'Added user "alice" (editor).\n', stderr: '' });
 
-    const list = await runUsersCli(['list'], { databaseUrl: DATABASE_URL });
+    const list = await runUsersCli(['list'], { databaseUrl: DATABASE_URL, viaNpm: true });
     expectResult(list, { code: 0, stdout: /^alice\teditor\t\(created \d{4}-\d\d-\d\dT[\d:.]+Z\)\n$/, stderr: '' });
 
-    const json = await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL });
+    const json = await runUsersCli(['list', '--json'], { databaseUrl: DATABASE_URL, viaNpm: true });
     expectResult(json, { code: 0, stdout: /^\[.*\]\n$/, stderr: '' });
     const users = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(users).toEqual([

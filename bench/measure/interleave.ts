@@ -9,6 +9,7 @@ import type { WorkloadName } from '../workloads/index.js';
 import type { Subject, TableKind, Workload } from '../workloads/workload.js';
 import { median, runLoad, type RunOutcome } from './load.js';
 import type { Plan } from './options.js';
+import type { ProbeSummary } from '../workloads/workload.js';
 
 export interface RunRecord extends RunOutcome {
   readonly phase: 'warm-up' | 'measured';
@@ -16,6 +17,8 @@ export interface RunRecord extends RunOutcome {
   readonly rssMaxMiB?: number;
   /** delete on the service: events seeded for this run. */
   readonly seeded?: number;
+  /** What the workload's probe measured beside the run (probeTarget). */
+  readonly probe?: ProbeSummary;
 }
 
 export interface WorkloadResult {
@@ -74,7 +77,7 @@ class WorkloadMeasurement {
     const { connections } = plan;
     const setup =
       (await workload.prepare?.(subject, { durationSec, connections, fastestReqPerSec: this.fastestReqPerSec })) ?? {};
-    const { outcome, rssMaxMiB, problems } = await runLoad(subject, workload, setup, {
+    const { outcome, rssMaxMiB, problems, probe } = await runLoad(subject, workload, setup, {
       durationSec,
       connections,
       warmup,
@@ -87,10 +90,15 @@ class WorkloadMeasurement {
       phase: warmup ? 'warm-up' : 'measured',
       ...(rssMaxMiB === undefined ? {} : { rssMaxMiB }),
       ...(setup.seeded === undefined ? {} : { seeded: setup.seeded }),
+      ...(probe === undefined ? {} : { probe }),
     });
     const rssText = rssMaxMiB === undefined ? '' : `, RSS ${rssMaxMiB.toFixed(1)} MiB`;
+    const probeText =
+      probe === undefined
+        ? ''
+        : `; ${probe.name} beside it: p99 ${probe.p99Ms.toFixed(2)} ms, max ${probe.maxMs.toFixed(2)} ms`;
     process.stderr.write(
-      `  ${name}: ${Math.round(outcome.reqPerSec)} req/s, p50 ${outcome.p50Ms.toFixed(2)} ms, p99 ${outcome.p99Ms.toFixed(2)} ms${rssText}\n`,
+      `  ${name}: ${Math.round(outcome.reqPerSec)} req/s, p50 ${outcome.p50Ms.toFixed(2)} ms, p99 ${outcome.p99Ms.toFixed(2)} ms${rssText}${probeText}\n`,
     );
     for (const problem of problems) process.stderr.write(`  !!! ${name}: ${problem}\n`);
     subject.server.checkRunning(`during ${name}`);

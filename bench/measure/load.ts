@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { VALID_AUTHORIZATION, WRONG_AUTHORIZATION } from '../servers/databases.js';
 import { isReference } from '../servers/start.js';
-import type { RunSetup, Subject, Workload } from '../workloads/workload.js';
+import type { ProbeSummary, RunSetup, Subject, Workload } from '../workloads/workload.js';
 import { RssSampler } from './rss.js';
 
 export interface RunOutcome {
@@ -82,7 +82,7 @@ export async function runLoad(
   workload: Workload,
   setup: RunSetup,
   run: LoadRun,
-): Promise<{ outcome: RunOutcome; rssMaxMiB?: number; problems: string[]; note?: string }> {
+): Promise<{ outcome: RunOutcome; rssMaxMiB?: number; problems: string[]; note?: string; probe?: ProbeSummary }> {
   const { nextPath, nextBody, idempotencyKeys } = setup;
   const headers: Record<string, string> = {
     ...(workload.anonymous
@@ -154,6 +154,7 @@ export async function runLoad(
     ...(rssMaxMiB === undefined ? {} : { rssMaxMiB }),
     problems: [...problems, ...(after?.problems ?? [])],
     ...(after?.note === undefined ? {} : { note: after.note }),
+    ...(after?.probe === undefined ? {} : { probe: after.probe }),
   };
 }
 

@@ -4,7 +4,7 @@
  * never runs either. test/helpers/query-plan.ts judges them as test/special-events/query-plan.e2e-spec.ts does.
  */
 import { v7 as uuidv7 } from 'uuid';
-import type { ListQuery } from '../../src/special-events/special-events.store.js';
+import type { ListQuery } from '../../src/special-events/special-events.repository.js';
 import { explainList, type RunSql } from '../../test/helpers/query-plan.js';
 import type { DatabaseKind } from '../servers/databases.js';
 import { onDatabase } from '../workloads/seed.js';

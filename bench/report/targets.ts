@@ -145,6 +145,27 @@ export function evaluateTargets(report: BenchReport): Target[] {
     }
   }
   for (const database of databases) {
+    for (const { name, probeTarget } of WORKLOADS) {
+      if (probeTarget === undefined) continue;
+      const probes = (find(report, database, name)?.runs ?? []).flatMap((run) =>
+        run.phase === 'measured' && run.probe !== undefined ? [run.probe] : [],
+      );
+      const title = `${database} ${name}: ${probeTarget.title} p99 ≤ ${probeTarget.maxP99Ms} ms in every run`;
+      if (probes.length === 0) targets.push(notMeasured(title));
+      else {
+        const worstP99 = Math.max(...probes.map((probe) => probe.p99Ms));
+        const failures = probes.reduce((sum, probe) => sum + probe.failures, 0);
+        targets.push({
+          name: title,
+          status: worstP99 <= probeTarget.maxP99Ms && failures === 0 ? 'PASS' : 'FAIL',
+          detail:
+            `p99 ${probes.map((probe) => ms(probe.p99Ms)).join(', ')}; max ${ms(Math.max(...probes.map((probe) => probe.maxMs)))}; ` +
+            `${probes.reduce((sum, probe) => sum + probe.count, 0)} probes, ${failures} failed`,
+        });
+      }
+    }
+  }
+  for (const database of databases) {
     for (const { name: workload } of WORKLOADS.filter((w) => w.largeTable)) {
       const large = find(report, database, workload, 'large');
       const empty = large && largeAgainstEmpty(report, large);

@@ -58,7 +58,8 @@ import { LIST_LIMIT, ListSpecialEventsQuery } from '../../src/special-events/dto
 import type { SpecialEventResponse } from '../../src/special-events/dto/special-event-response.dto.js';
 import { SpecialEvent, SpecialEventDate } from '../../src/special-events/special-event.entity.js';
 import { etagOf, toResponse, withDerivedColumns } from '../../src/special-events/special-events.service.js';
-import { createSpecialEventsStore, SpecialEventsStore } from '../../src/special-events/special-events.store.js';
+import { SpecialEventsRepository } from '../../src/special-events/special-events.repository.js';
+import { createSpecialEventsRepository } from '../../src/special-events/special-events.repository.factory.js';
 import { serveReference } from './reference-app.js';
 
 const username = process.env.ADMIN_USERNAME ?? '';
@@ -100,7 +101,7 @@ const validation = { whitelist: true, forbidNonWhitelisted: true, transform: tru
 @Controller('special-events')
 @UseGuards(BasicGuard)
 class SpecialEventsController {
-  constructor(@Inject(SpecialEventsStore) private readonly store: SpecialEventsStore) {}
+  constructor(@Inject(SpecialEventsRepository) private readonly store: SpecialEventsRepository) {}
 
   @Post()
   @HttpCode(201)
@@ -181,7 +182,7 @@ await dataSource.initialize();
   controllers: [SpecialEventsController, HealthController],
   providers: [
     MapBasicStrategy,
-    { provide: SpecialEventsStore, useValue: createSpecialEventsStore(dataSource, DEFAULT_POOL) },
+    { provide: SpecialEventsRepository, useValue: createSpecialEventsRepository(dataSource, DEFAULT_POOL) },
   ],
 })
 class MandatedFloorModule {}

@@ -49,8 +49,24 @@ export interface RunSetup {
   readonly idempotencyKeys?: boolean;
   /** Events seeded for this run, kept with it. */
   readonly seeded?: number;
-  /** Once the run is over: what went wrong, and a note kept with the run (a backlog, say). */
-  readonly after?: () => Promise<{ readonly problems?: readonly string[]; readonly note?: string }>;
+  /**
+   * Once the run is over: what went wrong, a note kept with the run (a backlog, say), and what a
+   * probe beside it measured (the workload's probeTarget).
+   */
+  readonly after?: () => Promise<{
+    readonly problems?: readonly string[];
+    readonly note?: string;
+    readonly probe?: ProbeSummary;
+  }>;
+}
+
+/** Requests made one at a time beside a run (a liveness probe), and their times. */
+export interface ProbeSummary {
+  readonly name: string;
+  readonly count: number;
+  readonly failures: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
 }
 
 /** What the run about to start is: its length, and how fast this server did the earlier ones. */
@@ -83,6 +99,8 @@ export interface Workload<Name extends string = string> {
   readonly prepare?: (subject: Subject, run: RunPlan) => Promise<RunSetup>;
   /** Target: the service's req/s ≥ this share of the baseline's (the mandated stack's floor beside it). */
   readonly ratioTarget?: number;
+  /** Target: the p99 of the probe its runs make beside them (RunSetup.after) ≤ this many ms, in every run. */
+  readonly probeTarget?: { readonly maxP99Ms: number; readonly title: string };
   /** Target: the service's req/s ≥ `least` of its own on another workload; `title` names this one. */
   readonly relativeTarget?: { readonly of: Workload; readonly least: number; readonly title: string };
 }

@@ -7,13 +7,29 @@ import { CredentialsEpoch1764200002000 as MysqlCredentialsEpoch } from './migrat
 import { CredentialsEpoch1764200002000 as SqliteCredentialsEpoch } from './migrations/sqlite/1764200002000-credentials-epoch.js';
 import { NormalizedUserNames1764500003700 as MysqlNormalizedUserNames } from './migrations/mysql/1764500003700-normalized-user-names.js';
 import { NormalizedUserNames1764500003700 as SqliteNormalizedUserNames } from './migrations/sqlite/1764500003700-normalized-user-names.js';
+import { PublicReadHits1764500005100 as MysqlPublicReadHits } from './migrations/mysql/1764500005100-public-read-hits.js';
+import { PublicReadHits1764500005100 as SqlitePublicReadHits } from './migrations/sqlite/1764500005100-public-read-hits.js';
 
 /**
- * The users' table after the first schema: roles, exact name comparisons, the credentials epoch. One class per driver under one name and timestamp, oldest first;
+ * The users' table after the first schema (roles, exact name comparisons, the credentials epoch,
+ * normalized names) and the public reads' shared rate count. One class per driver under one name
+ * and timestamp, oldest first;
  * `npm run migration:generate -- auth <Name>` adds to both lists. src/features.ts joins every
  * feature's into one history.
  */
 export const AUTH_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteUserRoles, SqliteExactTextComparisons, SqliteCredentialsEpoch, SqliteNormalizedUserNames],
-  mysql: [MysqlUserRoles, MysqlExactTextComparisons, MysqlCredentialsEpoch, MysqlNormalizedUserNames],
+  sqlite: [
+    SqliteUserRoles,
+    SqliteExactTextComparisons,
+    SqliteCredentialsEpoch,
+    SqliteNormalizedUserNames,
+    SqlitePublicReadHits,
+  ],
+  mysql: [
+    MysqlUserRoles,
+    MysqlExactTextComparisons,
+    MysqlCredentialsEpoch,
+    MysqlNormalizedUserNames,
+    MysqlPublicReadHits,
+  ],
 };

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PublicAnswerCache } from '../common/http/public-answer-cache.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { Sql } from '../database/sql.js';
 import { AdminBootstrap } from './admin-bootstrap.js';
 import { BasicAuthGuard } from './basic-auth.guard.js';
 import { BasicStrategy } from './basic.strategy.js';
@@ -15,29 +16,19 @@ import { FailureLimiter } from './failure-limiter.js';
 import { GuessGate } from './guess-gate.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
-import { PublicReadThrottler, WindowCounts } from './public-read-limit.js';
+import { PublicReadThrottler } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
-import { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 /**
  * HTTP Basic authentication for every route that is not @Public(), the role each route needs
  * (@RequiresRole()), the users behind both, and the rate limit of the reads that public read
- * (@PublicRead(), PUBLIC_READ=true) lets in without credentials.
+ * (@PublicRead(), PUBLIC_READ=true) lets in without credentials, and the in-memory cache of their
+ * answers (PublicAnswerCache).
  */
 @Module({
-  imports: [
-    PassportModule,
-    TypeOrmModule.forFeature([User]),
-    ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: ({ publicRead }: AppConfig) => ({
-        throttlers: [{ limit: publicRead.rateLimit, ttl: publicRead.rateWindowMs }],
-        storage: new WindowCounts(),
-        setHeaders: false,
-      }),
-    }),
-  ],
+  imports: [PassportModule],
   providers: [
     {
       provide: PasswordHasher,
@@ -68,15 +59,33 @@ import { UsersService } from './users.service.js';
         new HashGate({ concurrency: auth.hashConcurrency, maxWaitMs: auth.hashMaxWaitMs }),
     },
     UsersService,
+    UsersRepository,
     CredentialsVerifier,
     CredentialsEpoch,
     BasicStrategy,
     AdminBootstrap,
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     // After the Basic guard, which marks the anonymous reads it lets in: only those are counted.
-    { provide: APP_GUARD, useClass: PublicReadThrottler },
+    // Only with public read on (a factory that gives null registers no guard): no request pays
+    // for a limit that cannot apply.
+    {
+      provide: APP_GUARD,
+      inject: [APP_CONFIG, DataSource, Sql, Reflector],
+      useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) =>
+        publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, sql, reflector) : null,
+    },
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },
+    // The last guard: a read answered from this memory was counted by the limit and let in by the
+    // role guard. Only with public read on and a max-age to honour.
+    {
+      provide: APP_GUARD,
+      inject: [APP_CONFIG],
+      useFactory: ({ publicRead }: AppConfig) =>
+        publicRead.enabled && publicRead.maxAgeSeconds > 0
+          ? new PublicAnswerCache({ ttlMs: Math.min(1000, publicRead.maxAgeSeconds * 1000) })
+          : null,
+    },
   ],
   // GuessGate: tickets counts unknown check-in codes with it, as wrong passwords are counted.
   exports: [UsersService, GuessGate],

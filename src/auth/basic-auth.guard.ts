@@ -15,6 +15,14 @@ import { markAnonymousRead, PUBLIC_READ } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 
+/** What the guard reads of a route's decorators: see BasicAuthGuard.routeOf. */
+interface RouteAuth {
+  readonly controller: object;
+  readonly isPublic: boolean;
+  readonly publicRead: boolean;
+  readonly cacheControl: string;
+}
+
 /** The one 401 of the service: the same for every kind of failure, so it reveals nothing. */
 export function unauthorized(): ProblemException {
   return new ProblemException(401, 'Valid HTTP Basic credentials are required.', {
@@ -52,6 +60,8 @@ function checksBusy(): ProblemException {
 export class BasicAuthGuard extends AuthGuard('basic') {
   /** Requests waiting for a check, by address and Authorization header: what begin() counted. */
   private readonly checking = new Map<string, number>();
+  /** Each handler's RouteAuth (routeOf). */
+  private readonly routes = new WeakMap<object, RouteAuth>();
   private readonly publicRead: boolean;
 
   constructor(
@@ -66,31 +76,48 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
-    if (this.publicRead) {
-      const request = context.switchToHttp().getRequest<Request>();
-      if (!sendsCredentials(request.headers) && this.reflector.get(PUBLIC_READ, context.getHandler())) {
-        markAnonymousRead(request);
-        return true;
-      }
+    const route = this.routeOf(context);
+    if (route.isPublic) return true;
+    // The request and response by index: switchToHttp() builds three closures on every call.
+    const request = context.getArgByIndex<Request>(0);
+    if (this.publicRead && route.publicRead && !sendsCredentials(request.headers)) {
+      markAnonymousRead(request);
+      return true;
     }
     // Before anything can answer (the 401 included): what is behind credentials is the caller's.
-    const cacheControl = this.reflector.getAllAndOverride<string | undefined>(CACHE_POLICY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    applyCachePolicy(context.switchToHttp().getResponse<Response>(), cacheControl ?? DEFAULT_PRIVATE_CACHE_CONTROL);
-    await this.authenticate(context);
+    applyCachePolicy(context.getArgByIndex<Response>(1), route.cacheControl);
+    await this.authenticate(context, request);
     return true;
+  }
+
+  /**
+   * What the route's decorators say (@Public(), @PublicRead(), @CachePolicy()), read once per
+   * handler: they are fixed once the classes are defined, and reading metadata is a prototype
+   * walk per key on every request. Read again for another class (a handler a subclass inherits).
+   */
+  private routeOf(context: ExecutionContext): RouteAuth {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let route = this.routes.get(handler);
+    if (route?.controller !== controller) {
+      const targets = [handler, controller];
+      route = {
+        controller,
+        isPublic: Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)),
+        publicRead: Boolean(this.reflector.get<boolean>(PUBLIC_READ, handler)),
+        cacheControl:
+          this.reflector.getAllAndOverride<string | undefined>(CACHE_POLICY, targets) ?? DEFAULT_PRIVATE_CACHE_CONTROL,
+      };
+      this.routes.set(handler, route);
+    }
+    return route;
   }
 
   /**
    * Sets `request.user`, or throws 401 (no valid credentials), 429 (a guesser: FailureLimiter) or
    * 503 (no password check could start in time: HashGate).
    */
-  private async authenticate(context: ExecutionContext): Promise<void> {
-    const request = context.switchToHttp().getRequest<Request>();
+  private async authenticate(context: ExecutionContext, request: Request): Promise<void> {
     // The credentials' one keyed hash for this request: the cache key, and all that is kept of them.
     const presented = this.verifier.present(request);
     // No credentials, or a header that is not Basic credentials: nothing was guessed, nothing counts.

@@ -1,22 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { DataSource } from 'typeorm';
 import { CredentialCache } from './credential-cache.js';
+import { UsersRepository } from './users.repository.js';
 
 /** How often each instance reads the epoch: a change anywhere is in force here within about this. */
 export const EPOCH_POLL_MS = 500;
 
-const READ_SQL = 'SELECT epoch FROM credentials_epoch WHERE id = 1';
-const BUMP_SQL = 'UPDATE credentials_epoch SET epoch = epoch + 1 WHERE id = 1';
-
-/** Records that the users changed (an add, a password, a role, a removal), for every instance. */
-export async function bumpCredentialsEpoch(manager: EntityManager): Promise<void> {
-  await manager.query(BUMP_SQL);
-}
-
 /**
  * Makes a change to the users take effect on every instance within a second: every change bumps
- * one row (`credentials_epoch`, bumpCredentialsEpoch), and each instance reads that row twice a
+ * one row (`credentials_epoch`, UsersRepository.bumpEpoch), and each instance reads that row twice a
  * second; when it moved, the credential cache stops trusting what it holds (CredentialCache
  * .expireAll), so each credential is checked against the database on its next use, without a new
  * password hash unless that user's password changed. The cache keeps its speed between changes:
@@ -34,7 +25,7 @@ export class CredentialsEpoch implements OnApplicationBootstrap, OnApplicationSh
   private failing = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly cache: CredentialCache,
   ) {}
 
@@ -45,10 +36,10 @@ export class CredentialsEpoch implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** Bumps the epoch for a change this process made and has applied to its own cache already. */
-  async bump(manager: EntityManager): Promise<void> {
+  async bump(): Promise<void> {
     this.ownBumps++;
     try {
-      await bumpCredentialsEpoch(manager);
+      await this.users.bumpEpoch();
     } catch (error) {
       this.ownBumps--;
       throw error;
@@ -63,8 +54,7 @@ export class CredentialsEpoch implements OnApplicationBootstrap, OnApplicationSh
     if (this.reading) return;
     this.reading = true;
     try {
-      const rows = (await this.dataSource.query(READ_SQL)) as { epoch: number | string }[];
-      const epoch = Number(rows[0]?.epoch ?? 0);
+      const epoch = await this.users.epoch();
       if (this.epoch !== undefined && epoch !== this.epoch) {
         // This process's own changes were applied to its cache already (invalidateUser): only a
         // move beyond them means another process changed users.

@@ -1,13 +1,12 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { bumpCredentialsEpoch, CredentialsEpoch } from './credentials-epoch.js';
+import { CredentialsEpoch } from './credentials-epoch.js';
 import { describePasswordProblem, describeUsernameProblem, normalizeUsername } from './user.rules.js';
 import { isUniqueViolation } from '../database/database-errors.js';
 import { CredentialCache } from './credential-cache.js';
 import { PasswordHasher } from './password-hasher.js';
 import { isRole, type Role, ROLES } from './roles.js';
-import { User } from './user.entity.js';
+import type { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 
 /** A user operation that cannot be done as asked; the message is for the operator. */
 export class UserManagementError extends Error {
@@ -35,7 +34,7 @@ export interface UserSummary {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     @Optional() private readonly cache?: CredentialCache,
     @Optional() private readonly epoch?: CredentialsEpoch,
@@ -51,7 +50,7 @@ export class UsersService {
     // stored before the rules refused it (a look-alike with U+200B in it).
     const username = normalizeUsername(presented);
     if (describeUsernameProblem(username) !== null) return null;
-    const user = await this.users.findOneBy({ username });
+    const user = await this.users.find(username);
     return user !== null && user.username === username ? user : null;
   }
 
@@ -60,7 +59,7 @@ export class UsersService {
   }
 
   async list(): Promise<UserSummary[]> {
-    const users = await this.users.find({ order: { username: 'ASC' } });
+    const users = await this.users.list();
     return users.map(({ username, role, createdAt, updatedAt }) => ({
       username,
       role,
@@ -89,9 +88,9 @@ export class UsersService {
     const username = normalizeUsername(name);
     this.check(username, password);
     const passwordHash = await this.hasher.hash(password);
-    const result = await this.users.update({ username }, { passwordHash, updatedAt: Date.now() });
+    const updated = await this.users.setPassword(username, passwordHash, Date.now());
     await this.changed(username);
-    if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
+    if (!updated) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
   /**
@@ -100,17 +99,16 @@ export class UsersService {
    * password it verified is the same. Returns whether the hash was replaced.
    */
   async replaceHash(username: string, current: string, renewed: string): Promise<boolean> {
-    const result = await this.users.update({ username, passwordHash: current }, { passwordHash: renewed });
-    return Boolean(result.affected);
+    return this.users.replaceHash(username, current, renewed);
   }
 
   /** Takes effect at once in this process, on other instances within a second (CredentialsEpoch). */
   async setRole(name: string, role: Role): Promise<void> {
     const username = normalizeUsername(name);
     checkRole(role);
-    const result = await this.users.update({ username }, { role, updatedAt: Date.now() });
+    const updated = await this.users.setRole(username, role, Date.now());
     await this.changed(username);
-    if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
+    if (!updated) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
   /**
@@ -119,11 +117,11 @@ export class UsersService {
    * taken) cannot log in, and is removed by its exact spelling.
    */
   async remove(name: string): Promise<void> {
-    const exact = await this.users.findOneBy({ username: name });
+    const exact = await this.users.find(name);
     const username = exact !== null && exact.username === name ? name : normalizeUsername(name);
-    const result = await this.users.delete({ username });
+    const removed = await this.users.delete(username);
     await this.changed(username);
-    if (!result.affected) throw new UserManagementError(`No user "${username}".`, 'not-found');
+    if (!removed) throw new UserManagementError(`No user "${username}".`, 'not-found');
   }
 
   /**
@@ -132,8 +130,8 @@ export class UsersService {
    */
   private async changed(username: string): Promise<void> {
     this.cache?.invalidateUser(username);
-    if (this.epoch) await this.epoch.bump(this.users.manager);
-    else await bumpCredentialsEpoch(this.users.manager);
+    if (this.epoch) await this.epoch.bump();
+    else await this.users.bumpEpoch();
   }
 
   /**

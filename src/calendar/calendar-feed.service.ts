@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
-import { CalendarEventStamps, type StampsVersion } from './calendar-event-stamps.js';
+import { CalendarEventStamps, type StampsVersion } from './calendar.repository.js';
 import { FEED_EVENT_CAP, FEED_MAX_OCTETS, FEED_PAGE_SIZE, PRODUCT_ID, type FeedRange } from './calendar-feed.js';
 import { type BuiltFeed, buildFeed } from './feed-builder.js';
 import { FeedTurns } from './feed-turns.js';

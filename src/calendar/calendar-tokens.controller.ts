@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nest
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
-import { CalendarTokensService, type StoredCalendarToken } from './calendar-tokens.service.js';
+import type { StoredCalendarToken } from './calendar.repository.js';
+import { CalendarTokensService } from './calendar-tokens.service.js';
 import { CalendarTokenIdParams } from './dto/calendar-token-id-params.dto.js';
 import { CalendarTokenResponse, CreatedCalendarTokenResponse } from './dto/calendar-token-response.dto.js';
 import { CreateCalendarTokenDto } from './dto/create-calendar-token.dto.js';

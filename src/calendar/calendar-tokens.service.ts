@@ -1,34 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { CalendarRefusal } from './calendar.refusals.js';
-
-/** A feed token as stored: never the token itself, only its SHA-256. */
-export interface StoredCalendarToken {
-  readonly tokenId: string;
-  readonly description: string;
-  /** Epoch milliseconds. */
-  readonly createdAt: number;
-}
+import { CalendarTokens, type StoredCalendarToken } from './calendar.repository.js';
 
 /** 32 random bytes, base64url without padding: 43 characters. */
 const TOKEN_BYTES = 32;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-interface TokenRow {
-  token_id: string;
-  description: string;
-  created_at: number | string;
-}
-
 function sha256Hex(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-function toStored(row: TokenRow): StoredCalendarToken {
-  // MySQL returns BIGINT as a string.
-  return { tokenId: row.token_id, description: row.description, createdAt: Number(row.created_at) };
 }
 
 /**
@@ -39,36 +20,24 @@ function toStored(row: TokenRow): StoredCalendarToken {
  */
 @Injectable()
 export class CalendarTokensService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly tokens: CalendarTokens) {}
 
   /** A new token and its row; the token itself is not kept anywhere. */
   async create(description: string): Promise<{ readonly token: string; readonly stored: StoredCalendarToken }> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const stored: StoredCalendarToken = { tokenId: randomUUID(), description, createdAt: Date.now() };
-    await this.dataSource.query(
-      'INSERT INTO calendar_tokens (token_id, token_hash, description, created_at) VALUES (?, ?, ?, ?)',
-      [stored.tokenId, sha256Hex(token), stored.description, stored.createdAt],
-    );
+    await this.tokens.insert(stored, sha256Hex(token));
     return { token, stored };
   }
 
   /** Every token, oldest first. */
-  async list(): Promise<StoredCalendarToken[]> {
-    const rows = (await this.dataSource.query(
-      'SELECT token_id, description, created_at FROM calendar_tokens ORDER BY created_at, token_id',
-    )) as TokenRow[];
-    return rows.map(toStored);
+  list(): Promise<StoredCalendarToken[]> {
+    return this.tokens.list();
   }
 
   /** Revokes the token: its feed answers 404 from the next request on, on every instance. */
   async delete(tokenId: string): Promise<void> {
-    const { affected } = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from('calendar_tokens')
-      .where('token_id = :tokenId', { tokenId })
-      .execute();
-    if (!affected) throw new CalendarRefusal('no-token', { tokenId });
+    if (!(await this.tokens.delete(tokenId))) throw new CalendarRefusal('no-token', { tokenId });
   }
 
   /**
@@ -78,10 +47,7 @@ export class CalendarTokensService {
   async isValid(token: string): Promise<boolean> {
     if (!TOKEN_FORMAT.test(token)) return false;
     const presented = sha256Hex(token);
-    const rows = (await this.dataSource.query('SELECT token_hash FROM calendar_tokens WHERE token_hash = ?', [
-      presented,
-    ])) as { token_hash: string }[];
-    const stored = rows[0]?.token_hash;
+    const stored = await this.tokens.storedHash(presented);
     if (stored === undefined || !SHA256_HEX.test(stored)) return false;
     return timingSafeEqual(Buffer.from(stored, 'hex'), Buffer.from(presented, 'hex'));
   }

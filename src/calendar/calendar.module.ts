@@ -2,7 +2,7 @@ import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, Re
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
-import { CalendarEventStamps } from './calendar-event-stamps.js';
+import { CalendarEventStamps, CalendarTokens } from './calendar.repository.js';
 import { CalendarFeedController } from './calendar-feed.controller.js';
 import { CalendarFeedService } from './calendar-feed.service.js';
 import { CalendarTokenGuard } from './calendar-token.guard.js';
@@ -20,7 +20,7 @@ import { CALENDAR_PROBLEMS } from './calendar.problems.js';
 @Module({
   imports: [SpecialEventsModule],
   controllers: [SpecialEventsCalendarController, CalendarFeedController, CalendarTokensController],
-  providers: [CalendarFeedService, CalendarEventStamps, CalendarTokensService, CalendarTokenGuard],
+  providers: [CalendarFeedService, CalendarEventStamps, CalendarTokens, CalendarTokensService, CalendarTokenGuard],
 })
 export class CalendarModule implements NestModule, OnModuleInit {
   constructor(

@@ -1,9 +1,12 @@
 import { QueryFailedError } from 'typeorm';
 
-/** A duplicate primary or unique key, on SQLite or MySQL/MariaDB. */
+/**
+ * A duplicate primary or unique key, on SQLite or MySQL/MariaDB: as TypeORM wraps it, or as
+ * better-sqlite3 throws it from a statement Sql prepared.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driverError = error.driverError as { code?: string; errno?: number } | undefined;
+  const driverError = (error instanceof QueryFailedError ? error.driverError : error) as
+    { code?: unknown; errno?: unknown } | null | undefined;
   const code = driverError?.code;
   return (
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||

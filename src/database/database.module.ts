@@ -7,6 +7,7 @@ import { buildDataSourceOptions } from './database-options.js';
 import type { DriverMigrations } from './migration-history.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
+import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
 import { WriteHealth } from './write-health.js';
@@ -31,8 +32,9 @@ export class MysqlPoolBounds implements OnModuleInit {
 }
 
 /**
- * Global: every feature's writes report to the one WriteHealth that readiness reads. The
- * migrations are the features' (src/features.ts joins them): this folder holds none of its own.
+ * Global: every module reaches the database through the one Sql facade, whose writes report to
+ * the one WriteHealth that readiness reads. The migrations are the features' (src/features.ts
+ * joins them): this folder holds none of its own.
  */
 @Global()
 @Module({})
@@ -41,8 +43,16 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [databaseConnection(migrations)],
-      providers: [MysqlPoolBounds, WriteHealth],
-      exports: [WriteHealth],
+      providers: [
+        MysqlPoolBounds,
+        WriteHealth,
+        {
+          provide: Sql,
+          inject: [DataSource, WriteHealth],
+          useFactory: (dataSource: DataSource, writeHealth: WriteHealth) => new Sql(dataSource, writeHealth),
+        },
+      ],
+      exports: [WriteHealth, Sql],
     };
   }
 }
@@ -52,7 +62,7 @@ function databaseConnection(migrations: DriverMigrations): DynamicModule {
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig) => ({
       ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool, migrations),
-      // Each feature module brings its own entities (TypeOrmModule.forFeature in its folder).
+      // A module that reads through TypeORM (the special events' repository) registers its entities.
       autoLoadEntities: true,
       // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
       // (containers come up together), so retry for a while before giving up.

@@ -1,15 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
-import { sqliteConnectionOf } from '../database/driver-handles.js';
-import { assertSqliteWritable } from '../database/sqlite-availability.js';
-import { WRITE_FAILURE_UNREADY_MS, WriteHealth } from '../database/write-health.js';
+import { Sql } from '../database/sql.js';
+import { WRITE_FAILURE_UNREADY_MS } from '../database/write-health.js';
 import { Public } from '../common/http/public.decorator.js';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../database/database-problems.js';
-
-const READY_TIMEOUT_MS = 2000;
 
 const STATUS_OK: SchemaObject = {
   type: 'object',
@@ -22,10 +18,7 @@ const STATUS_OK: SchemaObject = {
 @ApiTags('Operations')
 @Controller('health')
 export class HealthController {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly writeHealth: WriteHealth,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
   @Get('live')
   @ApiOperation({
@@ -50,44 +43,17 @@ export class HealthController {
   @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
   @ApiProblemResponses(431, 503)
   async ready(): Promise<{ status: 'ok' }> {
-    if (this.writeHealth.failingRecently()) {
+    const readiness = await this.sql.readiness();
+    if (readiness === 'writes-failing') {
       throw new ProblemException(503, 'The database does not take writes right now.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       });
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
-    });
-    try {
-      await Promise.race([this.databaseAnswers(), timeout]);
-      const sqlite = sqliteConnectionOf(this.dataSource);
-      if (sqlite) assertSqliteWritable(sqlite);
-    } catch {
+    if (readiness === 'unreachable') {
       throw new ProblemException(503, 'The database is not reachable.', {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       });
-    } finally {
-      clearTimeout(timer);
     }
     return { status: 'ok' };
-  }
-
-  /**
-   * A query, and on MySQL/MariaDB also Galera's own verdict: a node cut off from the primary
-   * component still answers `SELECT 1` but refuses every statement on a table, so there the
-   * answer is `wsrep_ready`. MariaDB without a Galera provider reports `wsrep_ready` OFF and no
-   * provider name; MySQL has neither variable.
-   */
-  private async databaseAnswers(): Promise<void> {
-    if (this.dataSource.options.type !== 'mysql') {
-      await this.dataSource.query('SELECT 1');
-      return;
-    }
-    const rows: { Variable_name: string; Value: string }[] = await this.dataSource.query(
-      "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_provider_name', 'wsrep_ready')",
-    );
-    const value = (name: string): string | undefined => rows.find((row) => row.Variable_name === name)?.Value;
-    if (value('wsrep_provider_name') && value('wsrep_ready') !== 'ON') throw new Error('not in the primary component');
   }
 }

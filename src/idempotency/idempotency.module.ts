@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyGuard } from './idempotency.guard.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyStore } from './idempotency.store.js';
 
 /** Idempotency-Key support; a module whose controllers use @Idempotent() imports this. */
 @Module({
-  providers: [IdempotencyStore, IdempotencyGuard],
+  providers: [IdempotencyRepository, IdempotencyStore, IdempotencyGuard],
   exports: [IdempotencyStore, IdempotencyGuard],
 })
 export class IdempotencyModule {}

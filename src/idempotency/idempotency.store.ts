@@ -1,12 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
-import { isUniqueViolation } from '../database/database-errors.js';
-import { sqliteConnectionOf } from '../database/driver-handles.js';
-import { SqliteGroupCommit } from '../database/sqlite-group-commit.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 
 /** A completed response as it was first sent: what a replay sends again. */
 export interface StoredResponse {
@@ -22,24 +18,9 @@ export type Claim =
   | { readonly outcome: 'in-flight' }
   | { readonly outcome: 'mismatch' };
 
-interface Row {
-  fingerprint: string;
-  claim: string;
-  status: number | string | null;
-  headers: string | null;
-  body: string | null;
-  expires_at: number | string;
-}
-
 /** Expired keys removed per statement, so that a sweep never holds locks for long. */
 export const SWEEP_BATCH = 1000;
 const SWEEP_INTERVAL_MS = 60_000;
-
-const INSERT_CLAIM =
-  'INSERT INTO idempotency_keys (username, idempotency_key, fingerprint, claim, expires_at) VALUES (?, ?, ?, ?, ?)';
-const DELETE_CLAIM = 'DELETE FROM idempotency_keys WHERE username = ? AND idempotency_key = ? AND claim = ?';
-const COMPLETE_CLAIM =
-  'UPDATE idempotency_keys SET status = ?, headers = ?, body = ?, expires_at = ? WHERE username = ? AND idempotency_key = ? AND claim = ?';
 
 /**
  * Idempotency keys in the database, so that they hold across restarts and instances.
@@ -53,24 +34,19 @@ const COMPLETE_CLAIM =
  * - An expired row met on the request path is deleted by its primary key and the claim retried;
  *   everything else expired is removed every minute in batches along the `expires_at` index, so
  *   the table holds at most the keys of the last IDEMPOTENCY_TTL_SECONDS and no request pays a scan.
- * - On SQLite the writes of the request path join the connection's group commit, as the events'
- *   writes do: each on its own in autocommit paid an fsync, and a keyed create, which makes
- *   three writes, did a quarter of the creates per second of one without a key.
+ * - On SQLite the writes join the connection's group commit (Sql), as the events' writes do: each
+ *   on its own in autocommit paid an fsync, and a keyed create, which makes three writes, did a
+ *   quarter of the creates per second of one without a key.
  */
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');
   private timer?: NodeJS.Timeout;
-  private readonly mysql: boolean;
-  /** SQLite: the statements of the request path, prepared once per connection. */
-  private prepared?: { readonly db: Database.Database; readonly statements: Map<string, Database.Statement> };
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly keys: IdempotencyRepository,
     @InjectConfig() private readonly config: AppConfig,
-  ) {
-    this.mysql = dataSource.options.type === 'mysql';
-  }
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(
@@ -94,16 +70,13 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     for (let round = 0; round < 3; round++) {
       const now = Date.now();
       const claim = randomBytes(16).toString('hex');
-      if (await this.insertClaim([username, key, fingerprint, claim, now + this.config.idempotency.inFlightMs])) {
+      if (await this.keys.insertClaim(username, key, fingerprint, claim, now + this.config.idempotency.inFlightMs)) {
         return { outcome: 'claimed', claim };
       }
-      const [row] = (await this.dataSource.query(
-        'SELECT fingerprint, claim, status, headers, body, expires_at FROM idempotency_keys WHERE username = ? AND idempotency_key = ?',
-        [username, key],
-      )) as Row[];
-      if (row === undefined) continue;
-      if (Number(row.expires_at) <= now) {
-        await this.write(DELETE_CLAIM, [username, key, row.claim]);
+      const row = await this.keys.find(username, key);
+      if (row === null) continue;
+      if (row.expiresAt <= now) {
+        await this.keys.deleteClaim(username, key, row.claim);
         continue;
       }
       if (row.fingerprint !== fingerprint) return { outcome: 'mismatch' };
@@ -111,7 +84,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       return {
         outcome: 'replay',
         response: {
-          status: Number(row.status),
+          status: row.status,
           headers: JSON.parse(row.headers ?? '{}') as Record<string, string>,
           body: row.body ?? '',
         },
@@ -122,82 +95,26 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   /** Keeps the response of the claimed request for IDEMPOTENCY_TTL_SECONDS. */
   async complete(username: string, key: string, claim: string, response: StoredResponse): Promise<void> {
-    await this.write(COMPLETE_CLAIM, [
-      response.status,
-      JSON.stringify(response.headers),
-      response.body,
-      Date.now() + this.config.idempotency.ttlMs,
-      username,
-      key,
-      claim,
-    ]);
+    await this.keys.complete(username, key, claim, {
+      status: response.status,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+      expiresAt: Date.now() + this.config.idempotency.ttlMs,
+    });
   }
 
   /** Frees the key of a request that changed nothing, so that the client may retry with it. */
   async release(username: string, key: string, claim: string): Promise<void> {
-    await this.write(DELETE_CLAIM, [username, key, claim]);
-  }
-
-  /** INSERTs a claim row; false when the key already has one (the primary key decides). */
-  private async insertClaim(parameters: readonly unknown[]): Promise<boolean> {
-    const db = sqliteConnectionOf(this.dataSource);
-    if (db !== undefined)
-      return (await this.sqliteWrite(db, `${INSERT_CLAIM} ON CONFLICT DO NOTHING`, parameters)) === 1;
-    try {
-      await this.dataSource.query(INSERT_CLAIM, [...parameters]);
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
-  }
-
-  /** One write statement of the request path, durable once it resolves. */
-  private async write(sql: string, parameters: readonly unknown[]): Promise<void> {
-    const db = sqliteConnectionOf(this.dataSource);
-    if (db === undefined) await this.dataSource.query(sql, [...parameters]);
-    else await this.sqliteWrite(db, sql, parameters);
-  }
-
-  /**
-   * A unit of the SQLite connection's group commit: it shares the commit's fsync with the writes
-   * around it (autocommit paid one per statement). Resolves with the rows it changed.
-   */
-  private sqliteWrite(db: Database.Database, sql: string, parameters: readonly unknown[]): Promise<number> {
-    if (this.prepared?.db !== db) this.prepared = { db, statements: new Map() };
-    let statement = this.prepared.statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      this.prepared.statements.set(sql, statement);
-    }
-    const prepared = statement;
-    this.dataSource.logger.logQuery(sql);
-    return SqliteGroupCommit.of(db).writeStatement(() => prepared.run(...parameters).changes);
+    await this.keys.deleteClaim(username, key, claim);
   }
 
   /** Removes every expired key, oldest first, SWEEP_BATCH at a time; returns how many. */
   async sweep(now = Date.now()): Promise<number> {
     let removed = 0;
     for (;;) {
-      const batch = await this.sweepBatch(now);
+      const batch = await this.keys.deleteExpired(now, SWEEP_BATCH);
       removed += batch;
       if (batch < SWEEP_BATCH) return removed;
-    }
-  }
-
-  private async sweepBatch(now: number): Promise<number> {
-    // MySQL has DELETE … ORDER BY … LIMIT; SQLite (as built by better-sqlite3) has no LIMIT on
-    // DELETE, so the oldest keys are chosen by a subquery on the same index.
-    const sql = this.mysql
-      ? 'DELETE FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?'
-      : 'DELETE FROM idempotency_keys WHERE (username, idempotency_key) IN ' +
-        '(SELECT username, idempotency_key FROM idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)';
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const { affected } = await runner.query(sql, [now, SWEEP_BATCH], true);
-      return affected ?? 0;
-    } finally {
-      await runner.release();
     }
   }
 

@@ -1,24 +1,29 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
-import { DataSource } from 'typeorm';
-import { SqlStatements } from '../database/sql-statements.js';
+import { Sql } from '../database/sql.js';
+import { Capacity } from '../capacity/capacity.js';
+import { CapacityModule } from '../capacity/capacity.module.js';
+import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
- * of its own. Exports MuseumHoursService: other modules (tickets) sell general admission through
- * its admitGeneral, never through the tables.
+ * of its own; a day's admissions are a capacity pool (DayAdmissions). Exports MuseumHoursService:
+ * other modules (tickets) sell general admission through its admitGeneral, never the tables.
  */
 @Module({
+  imports: [CapacityModule],
   controllers: [MuseumHoursController],
   providers: [
     MuseumHoursService,
+    MuseumHoursRepository,
     {
-      provide: SqlStatements,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
+      provide: DayAdmissions,
+      inject: [Sql, Capacity],
+      useFactory: (sql: Sql, capacity: Capacity) => new DayAdmissions(sql, capacity),
     },
   ],
   exports: [MuseumHoursService],

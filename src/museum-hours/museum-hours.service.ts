@@ -1,21 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MuseumClock } from '../domain/museum-clock.js';
-import { isRolledBack } from '../database/database-errors.js';
+import { isFull } from '../capacity/capacity-pool.js';
 import { isCalendarDate } from '../domain/calendar-dates.js';
-import { limitPlaceholder } from '../database/sql-limit.js';
-import type { SqlStatement } from '../database/sql-statements.js';
-import { SqlStatements } from '../database/sql-statements.js';
+import type { SqlStatement } from '../database/sql.js';
 import {
   type DayException,
   type DayHours,
   HOURS_HORIZON_DAYS,
-  isoWeekday,
   lastDateOf,
   openDaysFrom,
   WEEKDAYS,
   type Weekday,
 } from './museum-days.js';
+import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursRefusal } from './museum-hours.refusals.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
 
 export type AdmissionOutcome =
   | { readonly outcome: 'admitted' }
@@ -34,74 +33,6 @@ export interface OpenDay {
 /** The regular week: each weekday's hours, or null when the museum is closed that day. */
 export type Week = Record<Weekday, DayHours | null>;
 
-interface WeekRow {
-  weekday: number | string;
-  time_open: string;
-  time_close: string;
-  capacity: number | string | null;
-}
-
-interface ExceptionRow {
-  day: string;
-  closed: number | string;
-  time_open: string | null;
-  time_close: string | null;
-  capacity: number | string | null;
-}
-
-const capacityOf = (value: number | string | null): number | null => (value === null ? null : Number(value));
-
-function toException(row: Pick<ExceptionRow, 'closed' | 'time_open' | 'time_close' | 'capacity'>): DayException {
-  if (Number(row.closed) === 1 || row.time_open === null || row.time_close === null) return { closed: true };
-  return { closed: false, timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
-}
-
-function dayHoursOf(row: Pick<WeekRow, 'time_open' | 'time_close' | 'capacity'>): DayHours {
-  return { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
-}
-
-/** A row of HOURS_SQL: the week's (`w`), an exception (`e`) or a date's sales (`s`). */
-interface HoursRow {
-  kind: 'w' | 'e' | 's';
-  day: string | null;
-  weekday: number | string | null;
-  closed: number | string;
-  time_open: string;
-  time_close: string;
-  capacity: number | string | null;
-  sold: number | string;
-}
-
-/**
- * All a page of getMuseumHours reads, in one statement: the week, the exceptions of the horizon
- * (from, to) and the first (limit) dates of the horizon (from, to) with general tickets sold.
- */
-const hoursSql = (limit: string): string =>
-  "SELECT 'w' AS kind, NULL AS day, weekday, 0 AS closed, time_open, time_close, capacity, 0 AS sold " +
-  'FROM museum_weekly_hours ' +
-  "UNION ALL SELECT 'e', day, NULL, closed, time_open, time_close, capacity, 0 " +
-  'FROM museum_hours_exceptions WHERE day >= ? AND day <= ? ' +
-  "UNION ALL SELECT 's', day, NULL, 0, NULL, NULL, NULL, sold " +
-  'FROM (SELECT day, sold FROM museum_general_admissions ' +
-  `WHERE day >= ? AND day <= ? AND sold > 0 ORDER BY day LIMIT ${limit}) AS sales`;
-const HOURS_SQL_SQLITE = hoursSql(limitPlaceholder('sqlite'));
-const HOURS_SQL_MYSQL = hoursSql(limitPlaceholder('mysql'));
-
-/**
- * The one conditional UPDATE that sells a general admission: one more on the date's row, only
- * while the museum is open that date (its exception says open, or it has none and its weekday has
- * hours) and fewer than that day's capacity (the exception's, else the weekday's) are sold.
- */
-const ADMIT_SQL = `UPDATE museum_general_admissions SET sold = sold + 1
-  WHERE day = ? AND (
-    EXISTS (SELECT 1 FROM museum_hours_exceptions e
-            WHERE e.day = ? AND e.closed = 0
-              AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))
-    OR (NOT EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ?)
-        AND EXISTS (SELECT 1 FROM museum_weekly_hours w
-                    WHERE w.weekday = ?
-                      AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))))`;
-
 /** Times a sale is tried again when the day changed between its refusal and the look at why. */
 const ADMIT_ATTEMPTS = 5;
 
@@ -114,8 +45,9 @@ export class MuseumHoursService {
   private readonly logger = new Logger(MuseumHoursService.name);
 
   constructor(
-    private readonly sql: SqlStatements,
+    private readonly hours: MuseumHoursRepository,
     private readonly clock: MuseumClock,
+    private readonly admissions: DayAdmissions,
   ) {}
 
   /**
@@ -140,32 +72,16 @@ export class MuseumHoursService {
     // The page holds the first `wanted` open days, so those sales cover it unless dates with sales
     // that are closed now came before its end (a week changed after selling): then one more query.
     const wanted = skip + limit;
-    const rows = await this.sql.select<HoursRow>(this.sql.isMysql ? HOURS_SQL_MYSQL : HOURS_SQL_SQLITE, [
-      start,
-      last,
-      start,
-      last,
-      wanted,
-    ]);
-    const week = new Map<number, DayHours>();
-    const exceptions = new Map<string, DayException>();
-    const sold = new Map<string, number>();
+    const { week, exceptions, sold } = await this.hours.horizon(start, last, wanted);
     let lastSold: string | null = null;
-    for (const row of rows) {
-      if (row.kind === 'w') week.set(Number(row.weekday), dayHoursOf(row));
-      else if (row.kind === 'e') exceptions.set(row.day as string, toException(row));
-      else {
-        sold.set(row.day as string, Number(row.sold));
-        if (lastSold === null || (row.day as string) > lastSold) lastSold = row.day as string;
-      }
-    }
+    for (const day of sold.keys()) if (lastSold === null || day > lastSold) lastSold = day;
     const days = openDaysFrom(start, HOURS_HORIZON_DAYS, week, exceptions, wanted).slice(skip);
     if (days.length === 0) return [];
     const limited = days.filter((day) => day.capacity !== null);
     if (lastSold !== null && sold.size >= wanted && limited.length > 0) {
       const lastLimited = limited[limited.length - 1].date;
       if (lastLimited > lastSold)
-        for (const [day, count] of await this.soldAfter(lastSold, lastLimited)) sold.set(day, count);
+        for (const [day, count] of await this.hours.soldAfter(lastSold, lastLimited)) sold.set(day, count);
     }
     return days.map(({ date, timeOpen, timeClose, capacity }) =>
       capacity === null
@@ -175,7 +91,7 @@ export class MuseumHoursService {
   }
 
   async getWeek(): Promise<Week> {
-    const week = await this.readWeek();
+    const week = await this.hours.week();
     return Object.fromEntries(WEEKDAYS.map((name, index) => [name, week.get(index + 1) ?? null])) as Week;
   }
 
@@ -184,19 +100,13 @@ export class MuseumHoursService {
    * day closed or given a capacity below its sales keeps them, and shows ticketsAvailable 0.
    */
   async setWeek(week: Week): Promise<Week> {
-    const open = WEEKDAYS.flatMap((name, index) => {
+    const open = new Map<number, DayHours>();
+    WEEKDAYS.forEach((name, index) => {
       const hours = week[name];
-      return hours === null ? [] : [[index + 1, hours.timeOpen, hours.timeClose, hours.capacity]];
+      if (hours !== null) open.set(index + 1, hours);
     });
-    const statements: SqlStatement[] = [{ sql: 'DELETE FROM museum_weekly_hours', parameters: [] }];
-    if (open.length > 0) {
-      statements.push({
-        sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity) VALUES ${open.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        parameters: open.flat(),
-      });
-    }
-    await this.sql.transaction(statements);
-    this.logger.log({ msg: 'Museum week set', openDays: open.length });
+    await this.hours.replaceWeek(open);
+    this.logger.log({ msg: 'Museum week set', openDays: open.size });
     return this.getWeek();
   }
 
@@ -206,26 +116,10 @@ export class MuseumHoursService {
    * writes the date's admissions row, so a concurrent sale waits for it or it for the sale.
    */
   async setException(date: string, exception: DayException): Promise<DayException> {
-    await this.ensureAdmissionsRow(date);
+    await this.admissions.ensureRow(date);
     const bound = exception.closed ? 0 : exception.capacity;
-    const guard: SqlStatement =
-      bound === null
-        ? { sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ?', parameters: [date] }
-        : {
-            sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ? AND sold <= ?',
-            parameters: [date, bound],
-          };
-    const written = await this.sql.transactionIf(guard, [
-      { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
-      {
-        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity) VALUES (?, ?, ?, ?, ?)',
-        parameters: exception.closed
-          ? [date, 1, null, null, null]
-          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity],
-      },
-    ]);
-    if (written === null) {
-      const sold = await this.soldOn(date);
+    if (!(await this.hours.setExceptionIfSoldAtMost(date, exception, bound))) {
+      const sold = await this.hours.soldOn(date);
       throw new MuseumHoursRefusal(exception.closed ? 'tickets-sold-on-closing' : 'tickets-sold-above-capacity', {
         date,
         sold,
@@ -239,114 +133,39 @@ export class MuseumHoursService {
    * Whether `date` is closed by an exception (not merely a weekday without hours): the one kind of
    * closing that refuses special-event tickets too, since events need not keep the regular week.
    */
-  async closedByException(date: string): Promise<boolean> {
-    const rows = await this.sql.select<{ closed: number | string }>(
-      'SELECT closed FROM museum_hours_exceptions WHERE day = ?',
-      [date],
-    );
-    return rows.length > 0 && Number(rows[0].closed) === 1;
+  closedByException(date: string): Promise<boolean> {
+    return this.hours.closedByException(date);
   }
 
   /** Removes the exception of `date` (404 when it has none): the week's hours apply again. */
   async deleteException(date: string): Promise<void> {
-    const removed = await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date]);
-    if (removed === 0) throw new MuseumHoursRefusal('no-exception', { date });
+    if (!(await this.hours.deleteException(date))) throw new MuseumHoursRefusal('no-exception', { date });
     this.logger.log({ msg: 'Museum hours exception removed', date });
   }
 
   /**
    * Takes one general admission for `date` (YYYY-MM-DD) when the museum is open that day and the
    * day's capacity (if it has one) is not reached, and runs `joined` in the same transaction, only
-   * when admitted. The database decides the capacity (a conditional UPDATE via
-   * SqlStatements.transactionIf).
+   * when admitted. The database decides the capacity: the day is a capacity pool (DAY_ADMISSIONS)
+   * whose place Capacity takes with one conditional UPDATE.
    */
   async admitGeneral(date: string, joined: readonly SqlStatement[]): Promise<AdmissionOutcome> {
     if (!isCalendarDate(date)) throw new TypeError(`admitGeneral: not a YYYY-MM-DD date: ${date}`);
-    const guard: SqlStatement = { sql: ADMIT_SQL, parameters: [date, date, date, isoWeekday(date)] };
     for (let attempt = 1; ; attempt++) {
-      if ((await this.sql.transactionIf(guard, joined)) !== null) return { outcome: 'admitted' };
+      if (await this.admissions.take(date, joined)) return { outcome: 'admitted' };
       // Refused: closed, sold out, or no admissions row yet for the date (its first sale). One
       // query says which: a sell-out refuses hundreds of buyers at once, and each holding several
       // pooled connections at a time overflowed MySQL's pool queue (503s).
-      const day = await this.admissionDay(date);
+      const day = await this.admissions.day(date);
       if (!day.open) return { outcome: 'closed' };
-      if (day.capacity !== null && day.sold !== null && day.sold >= day.capacity) {
+      if (day.capacity !== null && day.sold !== null && isFull(day.capacity, day.sold)) {
         return { outcome: 'sold-out', capacity: day.capacity };
       }
-      if (day.sold === null) await this.ensureAdmissionsRow(date);
+      if (day.sold === null) await this.admissions.ensureRow(date);
       // Otherwise the day changed between the refusal and this look (hours reopened, capacity
       // raised): try again, a bounded number of times.
       if (attempt >= ADMIT_ATTEMPTS) {
         return day.capacity === null ? { outcome: 'closed' } : { outcome: 'sold-out', capacity: day.capacity };
-      }
-    }
-  }
-
-  /**
-   * In one query: whether the museum is open on `date` (its exception, else its weekday), the
-   * day's capacity, and the general tickets sold (null: no admissions row yet).
-   */
-  private async admissionDay(date: string): Promise<{ open: boolean; capacity: number | null; sold: number | null }> {
-    const [row] = await this.sql.select<{
-      exception_closed: number | string | null;
-      exception_day: string | null;
-      exception_capacity: number | string | null;
-      weekday: number | string | null;
-      weekday_capacity: number | string | null;
-      sold: number | string | null;
-    }>(
-      'SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, ' +
-        'w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold ' +
-        'FROM (SELECT 1 AS one) x ' +
-        'LEFT JOIN museum_hours_exceptions e ON e.day = ? ' +
-        'LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
-        'LEFT JOIN museum_general_admissions a ON a.day = ?',
-      [date, isoWeekday(date), date],
-    );
-    const sold = row.sold === null ? null : Number(row.sold);
-    if (row.exception_day !== null) {
-      const open = Number(row.exception_closed) === 0;
-      return { open, capacity: open ? capacityOf(row.exception_capacity) : null, sold };
-    }
-    return { open: row.weekday !== null, capacity: capacityOf(row.weekday_capacity), sold };
-  }
-
-  private async readWeek(): Promise<Map<number, DayHours>> {
-    const rows = await this.sql.select<WeekRow>(
-      'SELECT weekday, time_open, time_close, capacity FROM museum_weekly_hours',
-    );
-    return new Map(rows.map((row) => [Number(row.weekday), dayHoursOf(row)]));
-  }
-
-  /** The general tickets sold per date after `after` up to `last` (dates with none left out). */
-  private async soldAfter(after: string, last: string): Promise<Map<string, number>> {
-    const rows = await this.sql.select<{ day: string; sold: number | string }>(
-      'SELECT day, sold FROM museum_general_admissions WHERE day > ? AND day <= ? AND sold > 0',
-      [after, last],
-    );
-    return new Map(rows.map((row) => [row.day, Number(row.sold)]));
-  }
-
-  private async soldOn(date: string): Promise<number> {
-    const rows = await this.sql.select<{ sold: number | string }>(
-      'SELECT sold FROM museum_general_admissions WHERE day = ?',
-      [date],
-    );
-    return rows.length === 0 ? 0 : Number(rows[0].sold);
-  }
-
-  /**
-   * The date's admissions row, made at its first sale or exception (a no-op when it exists). Two
-   * Galera nodes making it at once conflict at certification: the loser finds it made.
-   */
-  private async ensureAdmissionsRow(date: string): Promise<void> {
-    const insert = `${this.sql.isMysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO museum_general_admissions (day, sold, revision) VALUES (?, 0, 0)`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.sql.execute(insert, [date]);
-        return;
-      } catch (error) {
-        if (!isRolledBack(error) || attempt >= ADMIT_ATTEMPTS) throw error;
       }
     }
   }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { hash } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { SpecialEventsRepository } from './special-events.repository.js';
 
 const BLOCK = 64;
 
@@ -52,7 +52,7 @@ export class CursorSigningKeys implements OnModuleInit {
   private loadedAt = 0;
   private reloading: Promise<void> | undefined;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly repository: SpecialEventsRepository) {}
 
   async onModuleInit(): Promise<void> {
     await this.load();
@@ -90,13 +90,11 @@ export class CursorSigningKeys implements OnModuleInit {
   }
 
   private async load(): Promise<void> {
-    const rows = (await this.dataSource.query(
-      'SELECT key_id, secret, created_at FROM cursor_signing_keys ORDER BY created_at, key_id',
-    )) as { key_id: string; secret: string; created_at: number | string }[];
+    const rows = await this.repository.cursorSigningKeys();
     const keys = new Map<string, CursorKey>();
-    for (const row of rows) keys.set(row.key_id, new CursorKey(row.key_id, Buffer.from(row.secret, 'base64url')));
+    for (const row of rows) keys.set(row.keyId, new CursorKey(row.keyId, Buffer.from(row.secret, 'base64url')));
     this.keys = keys;
-    this.newest = rows.length > 0 ? keys.get(rows[rows.length - 1].key_id) : undefined;
+    this.newest = rows.length > 0 ? keys.get(rows[rows.length - 1].keyId) : undefined;
     this.loadedAt = Date.now();
   }
 }

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { isRfc9562Uuid } from '../common/validation/validators.js';
 import { isCalendarDate, NO_DATE } from '../domain/calendar-dates.js';
 import type { CursorKey } from './cursor-signing-keys.js';
-import type { ListPosition } from './special-events.store.js';
+import type { ListPosition } from './special-events.repository.js';
 
 /** The date range a list was asked for; a cursor is valid only for the range it was issued in. */
 export interface ListRange {

@@ -5,37 +5,39 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { SqlStatements } from '../database/sql-statements.js';
+import { Capacity } from '../capacity/capacity.js';
+import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
-import { createSpecialEventsStore, SpecialEventsStore } from './special-events.store.js';
+import { SpecialEventsRepository } from './special-events.repository.js';
+import { createSpecialEventsRepository } from './special-events.repository.factory.js';
 import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
     EventWriteParticipants,
     CursorSigningKeys,
     {
-      provide: SpecialEventsStore,
+      provide: SpecialEventsRepository,
       inject: [DataSource, APP_CONFIG, EventWriteParticipants],
       useFactory: (dataSource: DataSource, config: AppConfig, participants: EventWriteParticipants) =>
-        createSpecialEventsStore(dataSource, config.databasePool, participants),
+        createSpecialEventsRepository(dataSource, config.databasePool, participants),
     },
     {
       provide: EventSeats,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new EventSeats(new SqlStatements(dataSource)),
+      inject: [Capacity],
+      useFactory: (capacity: Capacity) => new EventSeats(capacity),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'
-  // transactions (see EventWriteParticipants); never the store or the tables.
+  // transactions (see EventWriteParticipants); never the repository or the tables.
   exports: [SpecialEventsService, EventWriteParticipants],
 })
 export class SpecialEventsModule {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
-import type { SqlStatement } from '../database/sql-statements.js';
+import type { SqlStatement } from '../database/sql.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
@@ -15,7 +16,7 @@ import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventRefusal } from './special-events.refusals.js';
-import { type ListPosition, SpecialEventsStore } from './special-events.store.js';
+import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
 
 /** The fields a PATCH may change. */
 const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity'] as const;
@@ -80,7 +81,7 @@ export function toPublicResponse(event: SpecialEvent): SpecialEventResponse {
 
 /** What is left of an event's capacity (never below 0), or undefined without a capacity. */
 export function ticketsAvailable(event: SpecialEvent): number | undefined {
-  return event.capacity === null ? undefined : Math.max(0, event.capacity - event.ticketsSold);
+  return placesLeft(event.capacity, event.ticketsSold);
 }
 
 /**
@@ -138,7 +139,7 @@ export function withDerivedColumns(
 @Injectable()
 export class SpecialEventsService {
   constructor(
-    private readonly store: SpecialEventsStore,
+    private readonly store: SpecialEventsRepository,
     private readonly writeHealth: WriteHealth,
     private readonly cursorKeys: CursorSigningKeys,
     private readonly seats: EventSeats,

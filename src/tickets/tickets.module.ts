@@ -1,16 +1,13 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
-import { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module.js';
-import { SqlStatements } from '../database/sql-statements.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
-import { Ticket } from './ticket.entity.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
-import { cancelEventTicketsStatement, TicketsService } from './tickets.service.js';
+import { TicketsRepository } from './tickets.repository.js';
+import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
 
 /**
@@ -21,21 +18,15 @@ import { TICKET_PROBLEMS } from './tickets.problems.js';
  * transaction), never their tables; neither knows anything of tickets.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket]), SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
+  imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [
-    TicketsService,
-    {
-      provide: SqlStatements,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
-    },
-  ],
+  providers: [TicketsService, TicketsRepository],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly tickets: TicketsService,
+    private readonly repository: TicketsRepository,
     problems: ProblemTranslators,
   ) {
     problems.add(TICKET_PROBLEMS.translate);
@@ -44,7 +35,7 @@ export class TicketsModule implements OnModuleInit {
   onModuleInit(): void {
     this.participants.join({
       statementsFor: (change) =>
-        change.kind === 'deleted' ? [cancelEventTicketsStatement(change.eventId, Date.now())] : [],
+        change.kind === 'deleted' ? [this.repository.cancelEventTicketsStatement(change.eventId, Date.now())] : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
     });

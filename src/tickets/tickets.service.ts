@@ -6,16 +6,17 @@ import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
-import { SqlStatements, type SqlStatement } from '../database/sql-statements.js';
+import type { SqlStatement } from '../database/sql.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
 import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
-import type { TicketStatus, TicketType } from './ticket.entity.js';
+import type { Ticket } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
 import { TicketRefusal } from './tickets.refusals.js';
+import { TicketsRepository } from './tickets.repository.js';
 
 /**
  * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
@@ -23,45 +24,6 @@ import { TicketRefusal } from './tickets.refusals.js';
  * report) sees a ticket without them.
  */
 export const READS_TICKET_SECRETS: Role = 'box-office';
-
-/** A row of `tickets` as SELECT returns it (MySQL hands bigints back as strings). */
-interface TicketRow {
-  ticket_id: string;
-  ticket_type: TicketType;
-  ticket_date: string;
-  event_id: string | null;
-  email: string | null;
-  price_paid: number | string;
-  confirmation_code: string;
-  status: TicketStatus;
-  created_at: number | string;
-  checked_in_at: number | string | null;
-  cancelled_at: number | string | null;
-}
-
-const COLUMNS =
-  'ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
-  'checked_in_at, cancelled_at';
-
-/**
- * The one statement that checks a ticket in: the database decides, so of two scanners that read
- * the same ticket at the same moment exactly one changes the row (the other finds it checked in).
- */
-const CHECK_IN_BY_ID =
-  "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE ticket_id = ? AND status = 'active' AND ticket_date = ?";
-const CHECK_IN_BY_CODE =
-  "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE confirmation_code = ? AND status = 'active' AND ticket_date = ?";
-
-/**
- * What an event's delete adds to its transaction: every ticket of the event not yet cancelled is,
- * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable.
- */
-export function cancelEventTicketsStatement(eventId: string, now: number): SqlStatement {
-  return {
-    sql: "UPDATE tickets SET status = 'cancelled', cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
-    parameters: [now, eventId],
-  };
-}
 
 /**
  * The name under which the failure limiter counts a user's unknown confirmation codes: beside its
@@ -71,11 +33,7 @@ export function cancelEventTicketsStatement(eventId: string, now: number): SqlSt
  */
 const codeGuessesOf = (username: string): string => `${username}\ncheck-in codes`;
 
-const iso = (ms: number | string | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
-
-const INSERT_TICKET =
-  'INSERT INTO tickets (ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, ' +
-  "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)";
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** Sells tickets, reads them, draws their QR codes and checks them in at the door. */
 @Injectable()
@@ -83,7 +41,7 @@ export class TicketsService {
   private readonly generalAdmissionPrice: number;
 
   constructor(
-    private readonly sql: SqlStatements,
+    private readonly tickets: TicketsRepository,
     private readonly clock: MuseumClock,
     private readonly guesses: GuessGate,
     private readonly events: SpecialEventsService,
@@ -129,19 +87,17 @@ export class TicketsService {
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
-    const insert = (price: number, eventId: string | null): SqlStatement => ({
-      sql: INSERT_TICKET,
-      parameters: [
+    const insert = (price: number, eventId: string | null): SqlStatement =>
+      this.tickets.insertStatement({
         ticketId,
-        body.ticketType,
-        body.ticketDate,
+        ticketType: body.ticketType,
+        ticketDate: body.ticketDate,
         eventId,
-        body.email ?? null,
-        price,
+        email: body.email ?? null,
+        pricePaid: price,
         confirmationCode,
-        Date.now(),
-      ],
-    });
+        createdAt: Date.now(),
+      });
     if (body.ticketType === 'event') {
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
@@ -203,35 +159,28 @@ export class TicketsService {
    * Of the event's `dates`, those with an active ticket (SpecialEventsService.update refuses to
    * remove them). Checked-in and cancelled tickets hold no date: they are done with.
    */
-  async activeDates(eventId: string, dates: readonly string[]): Promise<string[]> {
-    const rows = await this.sql.select<{ ticket_date: string }>(
-      `SELECT DISTINCT ticket_date FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${dates.map(() => '?').join(', ')})`,
-      [eventId, ...dates],
-    );
-    return rows.map((row) => row.ticket_date);
+  activeDates(eventId: string, dates: readonly string[]): Promise<string[]> {
+    return this.tickets.activeDates(eventId, dates);
   }
 
   /** The ticket as `reader` may see it: without its code and the buyer's email below READS_TICKET_SECRETS. */
   async get(ticketId: string, reader: Role): Promise<TicketResponse> {
-    return toResponse(await this.find('ticket_id', ticketId), roleAllows(reader, READS_TICKET_SECRETS));
+    return toResponse(await this.find(ticketId), roleAllows(reader, READS_TICKET_SECRETS));
   }
 
   /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
   async qrCode(ticketId: string): Promise<Buffer> {
-    const rows = await this.sql.select<{ confirmation_code: string }>(
-      'SELECT confirmation_code FROM tickets WHERE ticket_id = ?',
-      [ticketId],
-    );
-    if (rows.length === 0) throw new TicketRefusal('no-ticket', { ticketId });
-    return ticketQrPng(rows[0].confirmation_code);
+    const code = await this.tickets.confirmationCode(ticketId);
+    if (code === null) throw new TicketRefusal('no-ticket', { ticketId });
+    return ticketQrPng(code);
   }
 
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
   async checkIn(ticketId: string): Promise<TicketResponse> {
     const today = this.clock.today();
-    const changed = await this.sql.execute(CHECK_IN_BY_ID, [Date.now(), ticketId, today]);
-    const ticket = await this.find('ticket_id', ticketId);
-    if (changed === 0) throw this.refusal(ticket, today);
+    const checkedIn = await this.tickets.checkInById(ticketId, today, Date.now());
+    const ticket = await this.find(ticketId);
+    if (!checkedIn) throw this.refusal(ticket, today);
     return toResponse(ticket);
   }
 
@@ -247,56 +196,51 @@ export class TicketsService {
       address,
       codeGuessesOf(username),
       async () => {
-        const changed = await this.sql.execute(CHECK_IN_BY_CODE, [Date.now(), code, today]);
-        return { changed, ticket: await this.findOrNull('confirmation_code', code) };
+        const checkedIn = await this.tickets.checkInByCode(code, today, Date.now());
+        return { checkedIn, ticket: await this.tickets.byCode(code) };
       },
       ({ ticket }) => ticket === null,
     );
     if (guess.kind === 'limited') {
       throw new TicketRefusal('too-many-unknown-codes', { retryAfterSeconds: guess.retryAfterSeconds });
     }
-    const { changed, ticket } = guess.value;
+    const { checkedIn, ticket } = guess.value;
     if (ticket === null) throw new TicketRefusal('unknown-code', {});
-    if (changed === 0) throw this.refusal(ticket, today);
+    if (!checkedIn) throw this.refusal(ticket, today);
     return toResponse(ticket);
   }
 
   /** Why a ticket that exists could not be checked in today. */
-  private refusal(ticket: TicketRow, today: string): TicketRefusal {
+  private refusal(ticket: Ticket, today: string): TicketRefusal {
     if (ticket.status === 'checked-in') {
-      return new TicketRefusal('already-checked-in', { checkedInAt: iso(ticket.checked_in_at) });
+      return new TicketRefusal('already-checked-in', { checkedInAt: iso(ticket.checkedInAt) });
     }
     if (ticket.status === 'cancelled') {
-      return new TicketRefusal('cancelled', { cancelledAt: iso(ticket.cancelled_at) });
+      return new TicketRefusal('cancelled', { cancelledAt: iso(ticket.cancelledAt) });
     }
-    return new TicketRefusal('not-for-today', { ticketDate: ticket.ticket_date, today, timeZone: this.clock.timeZone });
+    return new TicketRefusal('not-for-today', { ticketDate: ticket.ticketDate, today, timeZone: this.clock.timeZone });
   }
 
-  private async find(column: 'ticket_id', value: string): Promise<TicketRow> {
-    const ticket = await this.findOrNull(column, value);
-    if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId: value });
+  private async find(ticketId: string): Promise<Ticket> {
+    const ticket = await this.tickets.byId(ticketId);
+    if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId });
     return ticket;
-  }
-
-  private async findOrNull(column: 'ticket_id' | 'confirmation_code', value: string): Promise<TicketRow | null> {
-    const rows = await this.sql.select<TicketRow>(`SELECT ${COLUMNS} FROM tickets WHERE ${column} = ?`, [value]);
-    return rows[0] ?? null;
   }
 }
 
 /** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
-function toResponse(row: TicketRow, withSecrets = true): TicketResponse {
+function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
   return {
-    ticketId: row.ticket_id,
-    ticketType: row.ticket_type,
-    ticketDate: row.ticket_date,
-    ...(row.event_id === null ? {} : { eventId: row.event_id }),
-    ...(withSecrets ? { email: row.email } : {}),
-    price: Number(row.price_paid),
-    ...(withSecrets ? { confirmationCode: row.confirmation_code } : {}),
-    status: row.status,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
-    checkedInAt: iso(row.checked_in_at),
-    cancelledAt: iso(row.cancelled_at),
+    ticketId: ticket.ticketId,
+    ticketType: ticket.ticketType,
+    ticketDate: ticket.ticketDate,
+    ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
+    ...(withSecrets ? { email: ticket.email } : {}),
+    price: ticket.pricePaid,
+    ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
+    status: ticket.status,
+    createdAt: new Date(ticket.createdAt).toISOString(),
+    checkedInAt: iso(ticket.checkedInAt),
+    cancelledAt: iso(ticket.cancelledAt),
   };
 }

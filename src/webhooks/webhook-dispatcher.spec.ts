@@ -5,7 +5,7 @@ import {
   SATURATED_DELIVERIES_PER_SECOND,
   WebhookDispatcher,
 } from './webhook-dispatcher.js';
-import type { ClaimedDelivery, WebhookOutbox } from './webhook-outbox.js';
+import type { ClaimedDelivery, WebhookOutbox } from './webhooks.repository.js';
 import type { DeliveryResult, WebhookSender } from './webhook-sender.js';
 import type { WebhooksMetrics } from './webhooks.metrics.js';
 

@@ -2,7 +2,7 @@ import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from 
 import { performance } from 'node:perf_hooks';
 import type { WebhooksConfig } from '../config/app-config.js';
 import type { DeliveryResult, WebhookSender } from './webhook-sender.js';
-import { type ClaimedDelivery, EVENT_TYPES, type WebhookOutbox } from './webhook-outbox.js';
+import { type ClaimedDelivery, EVENT_TYPES, type WebhookOutbox } from './webhooks.repository.js';
 import { retryDelayMs } from './retry-delay.js';
 import { signatureHeaders } from './signature.js';
 import type { WebhooksMetrics } from './webhooks.metrics.js';

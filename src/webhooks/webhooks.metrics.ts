@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DeliveryResult } from './webhook-sender.js';
-import type { WebhookOutbox } from './webhook-outbox.js';
+import type { WebhookOutbox } from './webhooks.repository.js';
 
 /**
  * - `webhook_deliveries_total{outcome}`: attempts by outcome: `delivered` (a 2xx), `failed`

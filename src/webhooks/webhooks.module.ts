@@ -1,22 +1,18 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { SqlStatements } from '../database/sql-statements.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { AddressPolicy } from './address-policy.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
-import { enqueueStatement, WebhookOutbox } from './webhook-outbox.js';
 import { WebhookSender } from './webhook-sender.js';
-import { WebhookSubscription } from './webhook-subscription.entity.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksMetrics } from './webhooks.metrics.js';
+import { enqueueStatement, WebhookOutbox, WebhookSubscriptions } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
 
@@ -27,21 +23,17 @@ import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
  * special-events knows nothing of this module.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscription]), SpecialEventsModule, IdempotencyModule],
+  imports: [SpecialEventsModule, IdempotencyModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
-    {
-      provide: SqlStatements,
-      inject: [DataSource],
-      useFactory: (dataSource: DataSource) => new SqlStatements(dataSource),
-    },
+    WebhookSubscriptions,
+    WebhookOutbox,
     {
       provide: AddressPolicy,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new AddressPolicy(config.webhooks.allowedHosts),
     },
-    { provide: WebhookOutbox, inject: [SqlStatements], useFactory: (sql: SqlStatements) => new WebhookOutbox(sql) },
     {
       provide: WebhookSender,
       inject: [AddressPolicy],

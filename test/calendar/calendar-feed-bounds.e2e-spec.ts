@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CalendarEventStamps } from '../../src/calendar/calendar-event-stamps.js';
+import { CalendarEventStamps } from '../../src/calendar/calendar.repository.js';
 import { SpecialEventsService } from '../../src/special-events/special-events.service.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { TEST_DATABASE } from '../helpers/test-database.js';

@@ -5,7 +5,11 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config.js';
 import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { buildDataSourceOptions } from '../../src/database/database-options.js';
-import { SqlStatements } from '../../src/database/sql-statements.js';
+import { Sql } from '../../src/database/sql.js';
+import { WriteHealth } from '../../src/database/write-health.js';
+import { Capacity } from '../../src/capacity/capacity.js';
+import { DayAdmissions } from '../../src/museum-hours/day-admissions.repository.js';
+import { MuseumHoursRepository } from '../../src/museum-hours/museum-hours.repository.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
@@ -212,6 +216,7 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'museum_general_admissions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_hours_exceptions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_weekly_hours', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'public_read_hits', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_event_dates', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'tickets', engine: 'InnoDB', primaryKeys: 1 },
@@ -252,7 +257,14 @@ describe('the built service on a three-node Galera cluster', () => {
     );
     try {
       await Promise.all(sources.map((source) => source.initialize()));
-      const hours = sources.map((source) => new MuseumHoursService(new SqlStatements(source), new MuseumClock('UTC')));
+      const hours = sources.map((source) => {
+        const sql = new Sql(source, new WriteHealth());
+        return new MuseumHoursService(
+          new MuseumHoursRepository(sql),
+          new MuseumClock('UTC'),
+          new DayAdmissions(sql, new Capacity(sql)),
+        );
+      });
       // 2089-06-06 is a Monday, given a capacity of its own.
       await hours[0].setException('2089-06-06', {
         closed: false,

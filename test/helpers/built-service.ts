@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { childEnv, killLeftovers, ProcessRun, ROOT } from './service-process.js';
 import { useTestDatabase, type TestDatabase, type TestDatabaseKind } from './test-database.js';
@@ -19,6 +19,9 @@ export function buildService(): string {
   const lock = `${outDir}.lock`;
   if (!existsSync(built)) {
     let mine = true;
+    // The parent first: in a fresh clone nothing has made .test-build yet, and a failure to make
+    // the lock must mean that another file holds it.
+    mkdirSync(dirname(outDir), { recursive: true });
     try {
       mkdirSync(lock, { recursive: false });
     } catch {

@@ -18,15 +18,20 @@ export interface Reply {
 export interface FuzzKit {
   readonly t: TestApp;
   /** One request on the file's keep-alive connection. */
-  send(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Reply>;
+  readonly send: (method: string, path: string, headers: Record<string, string>, body?: Buffer) => Promise<Reply>;
   /** Runs a property for `share` of the request budget; a failure names the seed and the replay command. */
-  fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, share: number, check: (value: T) => Promise<void>): Promise<void>;
+  readonly fuzz: <T>(
+    name: string,
+    arbitrary: fc.Arbitrary<T>,
+    share: number,
+    check: (value: T) => Promise<void>,
+  ) => Promise<void>;
   /** Never a 5xx; a 4xx is an RFC 9457 problem with nothing internal in it (`echoes` may be quoted). */
-  checkCommon(reply: Reply, instance: string, echoes?: readonly string[]): Record<string, unknown> | null;
+  readonly checkCommon: (reply: Reply, instance: string, echoes?: readonly string[]) => Record<string, unknown> | null;
   /** The body as a JSON object (the test fails otherwise). */
-  parseJson(reply: Reply): Record<string, unknown>;
+  readonly parseJson: (reply: Reply) => Record<string, unknown>;
   /** Counts a generated request's status for the summary line. */
-  record(reply: Reply): void;
+  readonly record: (reply: Reply) => void;
   readonly counts: { generated: number; followUp: number };
 }
 

@@ -1,4 +1,5 @@
-import { listSql, type ListQuery } from '../../src/special-events/special-events.store.js';
+import type { ListQuery } from '../../src/special-events/special-events.repository.js';
+import { listSql } from '../../src/special-events/special-events.sql.js';
 
 /**
  * The query plan of the list's SQL (listSql, the statement the store runs) on SQLite (EXPLAIN

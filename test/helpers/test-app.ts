@@ -32,9 +32,12 @@ export interface TestAppOptions {
   /** Features added to the service's own, as a line in src/features.ts would add them (throwaway-module). */
   readonly features?: readonly Feature[];
   /**
-   * 'production': passwords hashed at the service's own cost (OWASP's scrypt), for tests of
-   * hashing, its cache, its concurrency and its timing. By default a test app hashes at a cost
-   * of about a millisecond (scrypt N=2^10): every other test pays no hash worth the name.
+   * 'production': passwords hashed at the service's own cost (OWASP's scrypt, 0.3 s of CPU each),
+   * for tests of the hashing itself: the stored parameters, the cost an unknown user pays, and
+   * checks that must still be running when other requests arrive (one hash shared by concurrent
+   * requests, the bound on concurrent hashes, failures counted while in flight). By default a
+   * test app hashes at a cost of about a millisecond (scrypt N=2^10): rate limits, the credential
+   * cache's rules and everything else pay no hash worth the name.
    */
   readonly hashing?: 'production' | 'cheap';
 }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { buildService } from './built-service.js';
 import { childEnv, ROOT } from './service-process.js';
 
 export interface CliResult {
@@ -7,16 +9,26 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/**
- * `npm run -s users -- <args>` in the project, as the README shows it, on the database
- * `databaseUrl` names; `stdin` (the password, for add and passwd) is written to its standard
- * input, which is then closed (not a terminal: the CLI reads its first line).
- */
-export function runUsersCli(
-  args: readonly string[],
-  options: { databaseUrl: string; stdin?: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<CliResult> {
-  const child = spawn('npm', ['run', '-s', 'users', '--', ...args], {
+export interface CliOptions {
+  readonly databaseUrl: string;
+  /** Written to standard input, which is then closed (not a terminal: the CLI reads its first line). */
+  readonly stdin?: string;
+  readonly env?: Record<string, string>;
+  readonly timeoutMs?: number;
+  /**
+   * True: `npm run -s users -- <args>` exactly as the README shows it (npm, then tsx compiling
+   * src/ at every start: about 2 s of CPU per call). By default the same CLI compiled in the
+   * run's shared build (test/helpers/built-service.ts), run by the Node that runs the tests.
+   */
+  readonly viaNpm?: boolean;
+}
+
+/** The users CLI with `args` on the database `databaseUrl` names; `stdin` is the password for add and passwd. */
+export function runUsersCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const [command, commandArgs] = options.viaNpm
+    ? ['npm', ['run', '-s', 'users', '--', ...args]]
+    : [process.execPath, [join(dirname(buildService()), 'users.cli.js'), ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: childEnv({ DATABASE_URL: options.databaseUrl, ...options.env }),
     stdio: 'pipe',

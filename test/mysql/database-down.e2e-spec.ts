@@ -5,6 +5,7 @@ import { WRITE_FAILURE_UNREADY_MS } from '../../src/database/write-health.js';
 import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { seedTicket } from '../helpers/tickets.js';
 
 const event = (eventId: string) => ({
   eventId,
@@ -228,5 +229,41 @@ describe('every pooled connection busy: bounded wait for a connection', () => {
     await hold;
     const after = await http.post('/special-events').set('Authorization', AUTH).send(event(waitingId));
     expect(after.status).toBe(201);
+  });
+});
+
+/**
+ * Readiness hears of every feature's failed writes, not only the special events': a ticket's row
+ * locked by another session makes its check-in time out (503), while readiness's own probe still
+ * passes (the server answers, nothing else is locked). The service turns unready until a write
+ * succeeds.
+ */
+describe('a check-in that times out on a locked row makes the service unready', () => {
+  const database = useTestDatabase('mysql');
+  const t = useTestApp(() => ({ DATABASE_URL: database.url, DB_QUERY_TIMEOUT_MS: '1500' }));
+
+  it('503 for the check-in, then /health/ready 503; ready again once a write succeeds', async () => {
+    const http = request(t.baseUrl);
+    // A date that is never today: the check-in the server may still run after the lock goes
+    // changes nothing.
+    const ticket = await seedTicket(t, { ticketDate: '2099-01-01' });
+    expect((await http.get('/health/ready')).status).toBe(200);
+
+    const locker = await createConnection({ uri: database.url });
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT ticket_id FROM tickets WHERE ticket_id = ? FOR UPDATE', [ticket.ticketId]);
+      const checkIn = await http.post(`/tickets/${ticket.ticketId}/check-in`).set('Authorization', AUTH);
+      expect(checkIn.status).toBe(503);
+      const ready = await http.get('/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ detail: 'The database does not take writes right now.' });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // The row is free: the check-in runs (and is refused, 409: not today), a write that worked.
+    expect((await http.post(`/tickets/${ticket.ticketId}/check-in`).set('Authorization', AUTH)).status).toBe(409);
+    expect((await http.get('/health/ready')).status).toBe(200);
   });
 });

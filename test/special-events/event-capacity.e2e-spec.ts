@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
 import { MIGRATIONS } from '../../src/features.js';
-import type { SqlStatement } from '../../src/database/sql-statements.js';
+import type { SqlStatement } from '../../src/database/sql.js';
 import { EventSeats } from '../../src/special-events/event-seats.js';
 import type { SpecialEvent } from '../../src/special-events/special-event.entity.js';
-import { SpecialEventsStore } from '../../src/special-events/special-events.store.js';
+import { SpecialEventsRepository } from '../../src/special-events/special-events.repository.js';
 import { SpecialEventsService, type TicketReservation } from '../../src/special-events/special-events.service.js';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
@@ -258,7 +258,7 @@ function salesBetweenReadAndWrite(eventId: string, sales: number): () => Promise
   // (EventSeats.inTurn) keep its own PATCH and sales apart, and between instances the database
   // alone must decide.
   vi.spyOn(t.app.get(EventSeats), 'inTurn').mockImplementation((_eventId, work) => work());
-  const store = t.app.get(SpecialEventsStore);
+  const store = t.app.get(SpecialEventsRepository);
   const update = store.update.bind(store);
   let made: Promise<TicketReservation[]> | undefined;
   vi.spyOn(store, 'update').mockImplementation(async (event, version) => {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_WALK_ROWS } from '../../src/special-events/special-events.store.js';
+import { LIST_WALK_ROWS } from '../../src/special-events/special-events.repository.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { TEST_DATABASE } from '../helpers/test-database.js';
 

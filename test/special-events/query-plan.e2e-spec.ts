@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ListQuery } from '../../src/special-events/special-events.store.js';
+import { type ListQuery } from '../../src/special-events/special-events.repository.js';
 import { explain, explainList, listStatement, type PlanDatabase } from '../helpers/query-plan.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { TEST_DATABASE } from '../helpers/test-database.js';

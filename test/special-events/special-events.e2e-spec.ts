@@ -5,9 +5,9 @@ import { DataSource } from 'typeorm';
 import { SqliteGroupCommit } from '../../src/database/sqlite-group-commit.js';
 import { SpecialEvent } from '../../src/special-events/special-event.entity.js';
 import {
-  MysqlSpecialEventsStore,
-  RepositorySpecialEventsStore,
-} from '../../src/special-events/special-events.store.js';
+  MysqlSpecialEventsRepository,
+  TypeOrmSpecialEventsRepository,
+} from '../../src/special-events/special-events.repository.mysql.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus } from '../helpers/problem-assertions.js';
 import { sendTogether as sendAllTogether } from '../helpers/raw-http.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
@@ -105,10 +105,10 @@ function recordBatches() {
     return { mysql, batches: () => sizes(runBatch), inserts: () => [], deletesIn: async () => [] };
   }
   type Batching = Record<'insertBatch' | 'deleteBatch' | 'insertAll' | 'deleteAllOrNone', (b: unknown[]) => unknown>;
-  const insertBatch = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'insertBatch');
-  const deleteBatch = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'deleteBatch');
-  const insertAll = vi.spyOn(RepositorySpecialEventsStore.prototype as unknown as Batching, 'insertAll');
-  const deleteAllOrNone = vi.spyOn(MysqlSpecialEventsStore.prototype as unknown as Batching, 'deleteAllOrNone');
+  const insertBatch = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'insertBatch');
+  const deleteBatch = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'deleteBatch');
+  const insertAll = vi.spyOn(TypeOrmSpecialEventsRepository.prototype as unknown as Batching, 'insertAll');
+  const deleteAllOrNone = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'deleteAllOrNone');
   return {
     mysql,
     batches: () => [...sizes(insertBatch), ...sizes(deleteBatch)],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlStatements } from '../../src/database/sql-statements.js';
+import { Sql } from '../../src/database/sql.js';
 import type { ExhibitDto } from './exhibit.dto.js';
 
 interface ExhibitRow {
@@ -10,7 +10,7 @@ interface ExhibitRow {
 /** The exhibits' table: all of this module's SQL, its row type and its mapping. */
 @Injectable()
 export class ExhibitsRepository {
-  constructor(private readonly sql: SqlStatements) {}
+  constructor(private readonly sql: Sql) {}
 
   async find(exhibitId: string): Promise<ExhibitDto | undefined> {
     const [row] = await this.sql.select<ExhibitRow>('SELECT title, room FROM exhibits WHERE exhibit_id = ?', [

@@ -2,11 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from '../problem/problem.js';
 import { shownPathOf } from './shown-path.js';
 
-type Middleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
-
-/** Methods that change nothing here, and the preflight. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * A browser that logged in with Basic (the door page does) sends that login with every request to
  * the service, whichever site's page makes it: a form posted from another site, or a `no-cors`
@@ -15,21 +10,21 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * and comes from another site's page is refused with 403 before anything runs, unless its Origin
  * is one of CORS_ORIGINS. Requests without the header (other clients, the user's own navigation)
  * are not concerned.
+ *
+ * The check of one request: true when it was refused (the 403 is sent), false when it goes on.
  */
-export function refuseCrossSiteWrites(allowedOrigins: readonly string[]): Middleware {
+export function crossSiteWriteRefusal(
+  allowedOrigins: readonly string[],
+): (request: IncomingMessage, response: ServerResponse) => boolean {
   const allowed = new Set(allowedOrigins);
-  return (request, response, next) => {
+  return (request, response) => {
+    // The header first: most requests (every client but a browser) do not send it.
     const site = request.headers['sec-fetch-site'];
-    if (
-      SAFE_METHODS.has(request.method ?? '') ||
-      site === undefined ||
-      site === 'same-origin' ||
-      site === 'none' ||
-      allowed.has(request.headers.origin ?? '')
-    ) {
-      next();
-      return;
-    }
+    if (site === undefined || site === 'same-origin' || site === 'none') return false;
+    // Methods that change nothing here, and the preflight.
+    const method = request.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+    if (allowed.has(request.headers.origin ?? '')) return false;
     const body = JSON.stringify({
       type: 'about:blank',
       title: statusTitle(403),
@@ -44,5 +39,6 @@ export function refuseCrossSiteWrites(allowedOrigins: readonly string[]): Middle
       Connection: 'close',
     });
     response.end(body);
+    return true;
   };
 }

@@ -25,7 +25,7 @@ const UNMET_EXPECTATION = new WeakSet<IncomingMessage>();
 /**
  * Node answers an `Expect` other than `100-continue` with a bare 417 (no problem details, no
  * security headers) unless the server has a 'checkExpectation' listener. With this one the
- * request goes through Express like any other, and refuseUnservableRequests answers it.
+ * request goes through Express like any other, and answeredUnservable answers it.
  */
 export function deferUnmetExpectations(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
@@ -45,26 +45,23 @@ function hasSeveralHosts(request: IncomingMessage): boolean {
 }
 
 /**
- * Mounted after the request observer (so these answers get an id, the security headers and a log
- * line) and before anything else: an unmet `Expect` is a 417, and a request with two `Host`
- * headers a 400 (RFC 9112 §3.2: which host it is for is ambiguous).
+ * The check of one request, run after the request observer (so these answers get an id, the
+ * security headers and a log line) and before anything else (request-gate.ts): an unmet `Expect`
+ * is a 417, and a request with two `Host` headers a 400 (RFC 9112 §3.2: which host it is for is
+ * ambiguous). True when it answered, false when the request goes on.
  */
-export function refuseUnservableRequests(
-  request: IncomingMessage,
-  response: ServerResponse,
-  next: (error?: unknown) => void,
-): void {
+export function answeredUnservable(request: IncomingMessage, response: ServerResponse): boolean {
   if (UNMET_EXPECTATION.has(request)) {
     sendProblem(
       request,
       response,
       new ProblemException(417, 'The only expectation this service meets is Expect: 100-continue.'),
     );
-    return;
+    return true;
   }
   if (hasSeveralHosts(request)) {
     sendProblem(request, response, new ProblemException(400, 'The request has more than one Host header.'));
-    return;
+    return true;
   }
-  next();
+  return false;
 }

@@ -11,17 +11,25 @@ export interface RequestObserverOptions {
   readonly metrics?: HttpMetrics;
   /** Whether the rest of the request runs with its id as AsyncLocalStorage context. */
   readonly requestContext: boolean;
+  /**
+   * The first check of every request, once it is observed (request-framing.ts): true when it
+   * answered the request itself, and nothing else runs.
+   */
+  readonly refuses?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 type Middleware = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
 
+const never = (): boolean => false;
+
 /**
  * What every request gets, whoever answers it, as one middleware mounted before anything else:
- * an id (X-Request-Id), the security headers, and once it is over, its log line and its metrics.
+ * an id (X-Request-Id), the security headers, and once it is over, its log line and its metrics;
+ * then `refuses`, the check that may answer it before anything else runs.
  * One Express layer and one pair of listeners per request instead of a layer each (pino-http,
  * prom-client's timer, helmet): each layer and each listener is work on every request.
  */
-export function requestObserver({ metrics, requestContext }: RequestObserverOptions): Middleware {
+export function requestObserver({ metrics, requestContext, refuses = never }: RequestObserverOptions): Middleware {
   return (request, response, next) => {
     const started = performance.now();
     const requestId = assignRequestId(request, response);
@@ -38,7 +46,10 @@ export function requestObserver({ metrics, requestContext }: RequestObserverOpti
     };
     response.on('finish', () => end(true));
     response.on('close', () => end(false));
-    if (requestContext) runInRequestContext(requestId, next);
-    else next();
+    if (requestContext) {
+      runInRequestContext(requestId, () => {
+        if (!refuses(request, response)) next();
+      });
+    } else if (!refuses(request, response)) next();
   };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Sql } from '../database/sql.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 
 /** What the stamps add up to: any create, update or delete of an event changes it. */
@@ -19,7 +19,7 @@ export interface StampsVersion {
  */
 @Injectable()
 export class CalendarEventStamps {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
   /**
    * The statements for one change. The time is taken here, once: on SQLite a batch may run twice
@@ -41,10 +41,10 @@ export class CalendarEventStamps {
   /** The stamps of these events, in one query; an event without a stamp is absent from the map. */
   async read(eventIds: readonly string[]): Promise<Map<string, number>> {
     if (eventIds.length === 0) return new Map();
-    const rows = (await this.dataSource.query(
+    const rows = await this.sql.select<{ event_id: string; modified_at: number | string }>(
       `SELECT event_id, modified_at FROM calendar_event_stamps WHERE event_id IN (${eventIds.map(() => '?').join(', ')})`,
-      [...eventIds],
-    )) as { event_id: string; modified_at: number | string }[];
+      eventIds,
+    );
     // MySQL returns BIGINT as a string.
     return new Map(rows.map((row) => [row.event_id, Number(row.modified_at)]));
   }
@@ -54,10 +54,64 @@ export class CalendarEventStamps {
    * read): a create adds a row, a delete removes one, an update rewrites one with a later time.
    */
   async version(): Promise<StampsVersion> {
-    const [row] = (await this.dataSource.query(
+    const [row] = await this.sql.select<{ stamps: number | string; latest: number | string; total: number | string }>(
       'SELECT COUNT(*) AS stamps, COALESCE(MAX(modified_at), 0) AS latest, COALESCE(SUM(modified_at % 2147483647), 0) AS total FROM calendar_event_stamps',
-    )) as { stamps: number | string; latest: number | string; total: number | string }[];
+    );
     // MySQL returns BIGINT and DECIMAL as strings.
     return { count: Number(row.stamps), latest: Number(row.latest), sum: String(row.total) };
+  }
+}
+
+/** A feed token as stored: never the token itself, only its SHA-256. */
+export interface StoredCalendarToken {
+  readonly tokenId: string;
+  readonly description: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+interface TokenRow {
+  token_id: string;
+  description: string;
+  created_at: number | string;
+}
+
+function toStored(row: TokenRow): StoredCalendarToken {
+  // MySQL returns BIGINT as a string.
+  return { tokenId: row.token_id, description: row.description, createdAt: Number(row.created_at) };
+}
+
+/** The feed tokens (`calendar_tokens`), each kept as the SHA-256 of the token (hex). */
+@Injectable()
+export class CalendarTokens {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(stored: StoredCalendarToken, tokenHash: string): Promise<void> {
+    await this.sql.execute(
+      'INSERT INTO calendar_tokens (token_id, token_hash, description, created_at) VALUES (?, ?, ?, ?)',
+      [stored.tokenId, tokenHash, stored.description, stored.createdAt],
+    );
+  }
+
+  /** Every token, oldest first. */
+  async list(): Promise<StoredCalendarToken[]> {
+    const rows = await this.sql.select<TokenRow>(
+      'SELECT token_id, description, created_at FROM calendar_tokens ORDER BY created_at, token_id',
+    );
+    return rows.map(toStored);
+  }
+
+  /** Deletes the token; false when there was none with this id. */
+  async delete(tokenId: string): Promise<boolean> {
+    return (await this.sql.execute('DELETE FROM calendar_tokens WHERE token_id = ?', [tokenId])) > 0;
+  }
+
+  /** The stored hash equal to `tokenHash` (an index lookup), or undefined. */
+  async storedHash(tokenHash: string): Promise<string | undefined> {
+    const rows = await this.sql.select<{ token_hash: string }>(
+      'SELECT token_hash FROM calendar_tokens WHERE token_hash = ?',
+      [tokenHash],
+    );
+    return rows[0]?.token_hash;
   }
 }

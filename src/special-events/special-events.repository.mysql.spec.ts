@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WriteDeadlineError } from '../database/database-errors.js';
 import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import { MYSQL_BATCH } from '../database/turn-batcher.js';
-import { MysqlSpecialEventsStore } from './special-events.store.js';
+import { MysqlSpecialEventsRepository } from './special-events.repository.mysql.js';
 
 const DEADLINE_MS = 60_000;
 
@@ -145,10 +145,10 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
   return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored, log };
 }
 
-describe('MysqlSpecialEventsStore', () => {
+describe('MysqlSpecialEventsRepository', () => {
   it('creates that arrive together go out as one multi-row INSERT', async () => {
     const { repository, calls, stored } = fakeRepository();
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'b', 'c'].map((id) => store.insert(event(id))));
     expect(results).toEqual([true, true, true]);
     expect(calls).toEqual([['a', 'b', 'c']]);
@@ -157,13 +157,13 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('a lone create is a plain single-row INSERT', async () => {
     const { repository, calls } = fakeRepository();
-    await expect(new MysqlSpecialEventsStore(repository, DEADLINE_MS).insert(event('a'))).resolves.toBe(true);
+    await expect(new MysqlSpecialEventsRepository(repository, DEADLINE_MS).insert(event('a'))).resolves.toBe(true);
     expect(calls).toEqual([['a']]);
   });
 
   it('when the batch fails on a duplicate, each event is inserted on its own and answered on its own', async () => {
     const { repository, calls, stored } = fakeRepository(new Set(['taken']));
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'taken', 'b', 'b'].map((id) => store.insert(event(id))));
     expect(calls[0]).toEqual(['a', 'taken', 'b', 'b']);
     expect(results.slice(0, 2)).toEqual([true, false]);
@@ -177,7 +177,7 @@ describe('MysqlSpecialEventsStore', () => {
     const { repository } = fakeRepository(new Set(), {
       failWith: (ids) => (ids.length > 1 || ids[0] === 'bad' ? broken : undefined),
     });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'bad', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
       { status: 'fulfilled', value: true },
@@ -191,7 +191,7 @@ describe('MysqlSpecialEventsStore', () => {
     const { repository, calls, stored } = fakeRepository(new Set(), {
       storeThenFailWith: (ids) => (ids.length > 1 ? lost : undefined),
     });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((id) => store.insert(event(id))));
     // Retried row by row, each would meet its own stored row and be answered false (409).
     expect(outcomes).toEqual([
@@ -206,7 +206,7 @@ describe('MysqlSpecialEventsStore', () => {
   it('a batch whose server is unavailable (a lock wait timed out) is not retried row by row', async () => {
     const busy = refusedByServer('ER_LOCK_WAIT_TIMEOUT', 1205, 'Lock wait timeout exceeded');
     const { repository, calls } = fakeRepository(new Set(), { failWith: () => busy });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: busy },
@@ -217,7 +217,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('a statement that never answers: every caller of the batch gets a WriteDeadlineError at the deadline', async () => {
     const { repository } = fakeRepository(new Set(), { hangOn: () => true });
-    const store = new MysqlSpecialEventsStore(repository, 20);
+    const store = new MysqlSpecialEventsRepository(repository, 20);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected');
@@ -235,7 +235,7 @@ describe('MysqlSpecialEventsStore', () => {
     const { repository, calls, stored } = fakeRepository(new Set(), {
       failWith: (ids) => (ids.length > 1 ? deadlock : undefined),
     });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'b'].map((id) => store.insert(event(id))))).resolves.toEqual([true, true]);
     expect(calls).toEqual([['a', 'b'], ['a'], ['b']]);
     expect([...stored]).toEqual(['a', 'b']);
@@ -243,7 +243,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
     const { repository, calls } = fakeRepository();
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const ids = Array.from({ length: MYSQL_BATCH * 2 + 1 }, (_, i) => `id-${i}`);
     await Promise.all(ids.map((id) => store.insert(event(id))));
     expect(calls.map((call) => call.length)).toEqual([MYSQL_BATCH, MYSQL_BATCH, 1]);
@@ -252,7 +252,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('deletes that arrive together, all of existing events: one DELETE … IN in one committed transaction', async () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
     expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'delete dates in a,b,c', 'commit', 'release']);
     expect([...stored]).toEqual(['kept']);
@@ -260,7 +260,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('when one id does not exist, the batch is rolled back and each delete answers on its own', async () => {
     const { repository, stored, log } = fakeRepository(new Set(['a', 'b']));
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     await expect(Promise.all(['a', 'missing', 'b'].map((id) => store.delete(id)))).resolves.toEqual([
       true,
       false,
@@ -282,7 +282,7 @@ describe('MysqlSpecialEventsStore', () => {
 
   it('the same id twice in one go: no batch, exactly one of the two deletes it', async () => {
     const { repository, log } = fakeRepository(new Set(['a']));
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
     expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
     expect(log.filter((line) => !line.startsWith('delete dates'))).toEqual([
@@ -294,7 +294,7 @@ describe('MysqlSpecialEventsStore', () => {
   it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
     const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
     const { repository, log } = fakeRepository(new Set(['a', 'b']), { failCommit: lost });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },
@@ -306,7 +306,7 @@ describe('MysqlSpecialEventsStore', () => {
   it('a DELETE … IN that timed out: every delete of the batch gets the error, none is retried on its own', async () => {
     const lost = timedOut();
     const { repository, log, stored } = fakeRepository(new Set(['a', 'b']), { failDeleteIn: lost });
-    const store = new MysqlSpecialEventsStore(repository, DEADLINE_MS);
+    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },

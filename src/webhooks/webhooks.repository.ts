@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { columnOf, type RowOf, selectList, tableOf } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
-import type { SqlStatements } from '../database/sql-statements.js';
+import { Sql } from '../database/sql.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 import { toResponse } from '../special-events/special-events.service.js';
+import { WebhookSubscription } from './webhook-subscription.entity.js';
 
 /** How long a claimed delivery is an instance's alone: longer than a delivery can take. */
 export const LEASE_MS = 30_000;
@@ -89,8 +92,9 @@ interface ClaimedRow {
 }
 
 /** The outbox's own statements: claims with a lease in the database, and each attempt's outcome. */
+@Injectable()
 export class WebhookOutbox {
-  constructor(private readonly sql: SqlStatements) {}
+  constructor(private readonly sql: Sql) {}
 
   /**
    * Claims up to `limit` deliveries for this instance, at most `roomOf(webhookId)` of each
@@ -197,5 +201,104 @@ export class WebhookOutbox {
       pending: Number(row?.pending ?? 0),
       oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
     };
+  }
+}
+
+const SUBSCRIPTIONS = tableOf(WebhookSubscription);
+const SELECT_SUBSCRIPTION = `SELECT ${selectList(WebhookSubscription)} FROM ${SUBSCRIPTIONS}`;
+const LIST_SUBSCRIPTIONS = `${SELECT_SUBSCRIPTION} ORDER BY ${columnOf(WebhookSubscription, 'createdAt')}, ${columnOf(WebhookSubscription, 'webhookId')}`;
+const SUBSCRIPTION_BY_ID = `${SELECT_SUBSCRIPTION} WHERE ${columnOf(WebhookSubscription, 'webhookId')} = ?`;
+
+/** What a subscribe stores; the rest starts as the entity's defaults (enabled, no delivery yet). */
+export type NewSubscription = Pick<WebhookSubscription, 'webhookId' | 'url' | 'description' | 'secret' | 'createdAt'>;
+
+const NEW_SUBSCRIPTION_COLUMNS = [
+  'webhookId',
+  'url',
+  'description',
+  'secret',
+  'createdAt',
+] as const satisfies readonly (keyof NewSubscription)[];
+
+/**
+ * One subscription more, only while there are fewer than the limit: the count and the insert are
+ * one statement, so the database decides (SQLite runs one write at a time; InnoDB's INSERT …
+ * SELECT reads the counted rows with shared locks, so of two racing inserts one waits or
+ * deadlocks and is run again, and then counts the other).
+ */
+const INSERT_BELOW_LIMIT =
+  `INSERT INTO ${SUBSCRIPTIONS} (${NEW_SUBSCRIPTION_COLUMNS.map((property) => columnOf(WebhookSubscription, property)).join(', ')}) ` +
+  `SELECT ${NEW_SUBSCRIPTION_COLUMNS.map(() => '?').join(', ')} FROM (SELECT COUNT(*) AS n FROM ${SUBSCRIPTIONS}) c WHERE c.n < ?`;
+
+const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function toSubscription(row: RowOf<WebhookSubscription>): WebhookSubscription {
+  return {
+    ...row,
+    createdAt: Number(row.createdAt),
+    enabled: Number(row.enabled) === 1,
+    lastSuccessAt: epochOrNull(row.lastSuccessAt),
+    lastFailureAt: epochOrNull(row.lastFailureAt),
+  };
+}
+
+/** The subscribers, as admins make, list, remove and re-enable them. */
+@Injectable()
+export class WebhookSubscriptions {
+  constructor(private readonly sql: Sql) {}
+
+  /** Stores the subscription while there are fewer than `max`; false when there are not. */
+  async insertBelowLimit(subscription: NewSubscription, max: number): Promise<boolean> {
+    const parameters = [...NEW_SUBSCRIPTION_COLUMNS.map((property) => subscription[property]), max];
+    return (await this.sql.transactionIf({ sql: INSERT_BELOW_LIMIT, parameters }, [])) !== null;
+  }
+
+  /** Every subscription, oldest first. */
+  async list(): Promise<WebhookSubscription[]> {
+    return (await this.sql.select<RowOf<WebhookSubscription>>(LIST_SUBSCRIPTIONS)).map(toSubscription);
+  }
+
+  async byId(webhookId: string): Promise<WebhookSubscription | null> {
+    const [row] = await this.sql.select<RowOf<WebhookSubscription>>(SUBSCRIPTION_BY_ID, [webhookId]);
+    return row === undefined ? null : toSubscription(row);
+  }
+
+  /** The deliveries still pending, per subscription (those with none are absent). */
+  async pendingDeliveries(): Promise<Map<string, number>> {
+    const rows = await this.sql.select<{ webhook_id: string; pending: number | string }>(
+      'SELECT webhook_id, COUNT(*) AS pending FROM webhook_deliveries GROUP BY webhook_id',
+    );
+    return new Map(rows.map((row) => [row.webhook_id, Number(row.pending)]));
+  }
+
+  async pendingDeliveriesOf(webhookId: string): Promise<number> {
+    const [row] = await this.sql.select<{ pending: number | string }>(
+      'SELECT COUNT(*) AS pending FROM webhook_deliveries WHERE webhook_id = ?',
+      [webhookId],
+    );
+    return Number(row?.pending ?? 0);
+  }
+
+  /** Removes the subscription and whatever was still to be delivered to it; false when there was none. */
+  async delete(webhookId: string): Promise<boolean> {
+    const [, removed] = await this.sql.transaction([
+      { sql: 'DELETE FROM webhook_deliveries WHERE webhook_id = ?', parameters: [webhookId] },
+      { sql: 'DELETE FROM webhook_subscriptions WHERE webhook_id = ?', parameters: [webhookId] },
+    ]);
+    return removed > 0;
+  }
+
+  /** Enables the subscription; its pending deliveries are due at `now`, their retry period afresh. */
+  async enable(webhookId: string, now: number): Promise<void> {
+    await this.sql.transaction([
+      {
+        sql: 'UPDATE webhook_deliveries SET attempts = 0, first_failed_at = NULL, next_attempt_at = ? WHERE webhook_id = ?',
+        parameters: [now, webhookId],
+      },
+      {
+        sql: 'UPDATE webhook_subscriptions SET enabled = 1, disabled_reason = NULL WHERE webhook_id = ?',
+        parameters: [webhookId],
+      },
+    ]);
   }
 }

@@ -1,0 +1,64 @@
+/**
+ * A pool of places with a limit: an event's seats, a day's general admissions (pretix calls it a
+ * quota). One row counts the places taken; its limit is a value read from that row or from another
+ * table, NULL for none. The feature that owns the tables describes its pool here, as SQL
+ * fragments with `?` placeholders (valid on SQLite and MySQL/MariaDB alike); takePlaceSql writes
+ * the one conditional UPDATE that takes a place from any pool.
+ */
+export interface CapacityPool {
+  /** What the pool is, for logs and turns: `event-seats`, `day-admissions`. */
+  readonly name: string;
+  /** The table whose row counts the places taken: every sale writes this one row. */
+  readonly table: string;
+  /** The row's key column: the first parameter of a take. */
+  readonly key: string;
+  /** The column counting the places taken. */
+  readonly taken: string;
+  /** The limits a place may be taken under: it is taken when any one of them admits it. */
+  readonly limits: readonly PoolLimit[];
+  /**
+   * On MySQL/MariaDB, one take per row at a time in an instance (Capacity.inTurn): for a row hot
+   * enough that concurrent takes mostly wait for its lock or, on Galera, abort each other.
+   */
+  readonly turns: boolean;
+}
+
+/** One way a place may be taken: under `when`, while fewer than `limit` are taken. */
+export interface PoolLimit {
+  /** Conditions for this limit to apply at all (the event unchanged, the museum open), if any. */
+  readonly when?: string;
+  /** Where the limit is read: a table (with its alias) and the condition that finds its row. Absent: the pool's row. */
+  readonly from?: { readonly table: string; readonly where: string };
+  /** The limit, as SQL: a column of the pool's row or of `from`; NULL for no limit. */
+  readonly limit: string;
+}
+
+/**
+ * The conditional UPDATE that takes one place of `pool`: one more taken on the pool's row, only
+ * while one of its limits applies and fewer than that limit are taken. The database decides, in
+ * this one write on the one row (on Galera, two nodes that take the last place at once conflict on
+ * that row at commit, and one of them is rolled back: a count and a separate insert would both
+ * commit). Its parameters: the row's key, then each limit's `when` and `from.where` in order.
+ */
+export function takePlaceSql(pool: CapacityPool): string {
+  const alternatives = pool.limits.map(({ when, from, limit }) => {
+    if (from === undefined) {
+      return [`(${limit} IS NULL OR ${pool.taken} < ${limit})`, ...(when ? [when] : [])].join(' AND ');
+    }
+    const available = `(${limit} IS NULL OR ${pool.table}.${pool.taken} < ${limit})`;
+    const exists = `EXISTS (SELECT 1 FROM ${from.table} WHERE ${from.where} AND ${available})`;
+    return when ? `${when} AND ${exists}` : exists;
+  });
+  const admits = alternatives.length === 1 ? alternatives[0] : alternatives.map((one) => `(${one})`).join(' OR ');
+  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} + 1 WHERE ${pool.key} = ? AND (${admits})`;
+}
+
+/** What is left of a limit (never below 0), or undefined without one. */
+export function placesLeft(limit: number | null, taken: number): number | undefined {
+  return limit === null ? undefined : Math.max(0, limit - taken);
+}
+
+/** Whether a limit is reached: no place can be taken under it while it stays. */
+export function isFull(limit: number | null, taken: number): boolean {
+  return limit !== null && taken >= limit;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Sql, SqlStatement } from '../database/sql.js';
+import { Capacity } from './capacity.js';
+import type { CapacityPool } from './capacity-pool.js';
+
+const pool = (turns: boolean): CapacityPool => ({
+  name: 'rooms',
+  table: 'rooms',
+  key: 'room_id',
+  taken: 'booked',
+  limits: [{ limit: 'beds', when: 'open = ?' }],
+  turns,
+});
+
+/** Sql whose guarded transactions wait to be released, one by one, recording what ran. */
+function fakeSql(isMysql: boolean) {
+  const ran: { guard: SqlStatement; joined: readonly SqlStatement[] }[] = [];
+  const waiting: (() => void)[] = [];
+  const sql = {
+    isMysql,
+    transactionIf: (guard: SqlStatement, then: readonly SqlStatement[]) =>
+      new Promise<number[] | null>((resolve) => {
+        ran.push({ guard, joined: then });
+        waiting.push(() => resolve(guard.parameters[0] === 'full' ? null : then.map(() => 1)));
+      }),
+  } as unknown as Sql;
+  const settle = async () => {
+    for (let turn = 0; turn < 10; turn++) await Promise.resolve();
+  };
+  return { sql, ran, release: () => waiting.shift()?.(), settle };
+}
+
+describe('Capacity.take', () => {
+  it('runs the pool’s conditional UPDATE with the row’s key first, and the joined statements with it', async () => {
+    const { sql, ran, release, settle } = fakeSql(false);
+    const joined = [{ sql: 'INSERT INTO stays VALUES (?)', parameters: ['s1'] }];
+    const taken = new Capacity(sql).take({ pool: pool(false), key: 'r1', parameters: [1] }, joined);
+    await settle();
+    release();
+    await expect(taken).resolves.toBe(true);
+    expect(ran).toEqual([
+      {
+        guard: {
+          sql: 'UPDATE rooms SET booked = booked + 1 WHERE room_id = ? AND ((beds IS NULL OR booked < beds) AND open = ?)',
+          parameters: ['r1', 1],
+        },
+        joined,
+      },
+    ]);
+  });
+
+  it('is false when the UPDATE takes nothing, and refuses a row full as read without a transaction', async () => {
+    const { sql, ran, release, settle } = fakeSql(false);
+    const capacity = new Capacity(sql);
+    const refused = capacity.take({ pool: pool(false), key: 'full', parameters: [1] }, []);
+    await settle();
+    release();
+    await expect(refused).resolves.toBe(false);
+    await expect(
+      capacity.take({ pool: pool(false), key: 'r1', parameters: [1], asRead: { limit: 3, taken: 3 } }, []),
+    ).resolves.toBe(false);
+    expect(ran).toHaveLength(1);
+  });
+
+  it('on MySQL takes a pool-with-turns row’s places one at a time, other rows and SQLite at once', async () => {
+    const mysql = fakeSql(true);
+    const capacity = new Capacity(mysql.sql);
+    const takes = [
+      capacity.take({ pool: pool(true), key: 'r1', parameters: [1] }, []),
+      capacity.take({ pool: pool(true), key: 'r1', parameters: [1] }, []),
+      capacity.take({ pool: pool(true), key: 'r2', parameters: [1] }, []),
+    ];
+    await mysql.settle();
+    // r1's second take waits for its first; r2 does not wait for r1.
+    expect(mysql.ran.map(({ guard }) => guard.parameters[0])).toEqual(['r1', 'r2']);
+    mysql.release();
+    await mysql.settle();
+    expect(mysql.ran.map(({ guard }) => guard.parameters[0])).toEqual(['r1', 'r2', 'r1']);
+    mysql.release();
+    mysql.release();
+    await expect(Promise.all(takes)).resolves.toEqual([true, true, true]);
+
+    const sqlite = fakeSql(false);
+    const atOnce = new Capacity(sqlite.sql);
+    const both = [1, 2].map(() => atOnce.take({ pool: pool(true), key: 'r1', parameters: [1] }, []));
+    await sqlite.settle();
+    expect(sqlite.ran).toHaveLength(2);
+    sqlite.release();
+    sqlite.release();
+    await expect(Promise.all(both)).resolves.toEqual([true, true]);
+  });
+});

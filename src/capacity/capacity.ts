@@ -1,0 +1,70 @@
+import type { Sql, SqlStatement } from '../database/sql.js';
+import { type CapacityPool, isFull, takePlaceSql } from './capacity-pool.js';
+
+/** One place asked of a pool: its row's key and the parameters of its limits (takePlaceSql). */
+export interface PlaceRequest {
+  readonly pool: CapacityPool;
+  readonly key: string;
+  readonly parameters: readonly unknown[];
+  /** The row's limit and places taken as last read: a full row is refused without a write. */
+  readonly asRead?: { readonly limit: number | null; readonly taken: number };
+}
+
+/**
+ * Places taken from pools (CapacityPool), decided by the database: one conditional UPDATE on the
+ * pool's row, and the statements that go with a place (a ticket row) in the same transaction,
+ * only when the UPDATE took it. On SQLite the transaction joins the connection's group commit; on
+ * MySQL/MariaDB a transaction rolled back by a deadlock or a Galera certification conflict is run
+ * again (Sql.transactionIf).
+ */
+export class Capacity {
+  /** Per pool row, the last take of this instance's queue (MySQL/MariaDB, pools with turns). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly statements = new Map<CapacityPool, string>();
+
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * Takes one place and runs `joined` with it: true, or false (nothing ran). A pool with turns
+   * takes its places in turn per row (inTurn).
+   */
+  async take(request: PlaceRequest, joined: readonly SqlStatement[]): Promise<boolean> {
+    // Full as read, where the request's conditions refuse a row changed since (an event's version):
+    // the UPDATE could only refuse, as places taken never go down. No transaction, no turn.
+    if (request.asRead && isFull(request.asRead.limit, request.asRead.taken)) return false;
+    const guard = { sql: this.sqlOf(request.pool), parameters: [request.key, ...request.parameters] };
+    const take = async () => (await this.sql.transactionIf(guard, joined)) !== null;
+    return request.pool.turns ? this.inTurn(request.pool, request.key, take) : take();
+  }
+
+  /**
+   * Runs `work` in the row's turn with this instance's other takes of it (MySQL/MariaDB; SQLite
+   * at once). They all write the row, so more at once only wait for its lock, and on Galera each
+   * commit from another node aborts the one holding it here; one at a time, a loser tries again
+   * at once against one rival per node instead of queueing behind dozens (an on-sale over two
+   * nodes ran out of retries otherwise). SQLite needs no queue: its group commit already runs
+   * them in turn. Other writes of the row (an event's update) take their turn here too.
+   */
+  async inTurn<T>(pool: CapacityPool, key: string, work: () => Promise<T>): Promise<T> {
+    if (!this.sql.isMysql) return work();
+    const row = `${pool.name}\n${key}`;
+    const run = (this.queues.get(row) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.queues.set(row, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.queues.get(row) === tail) this.queues.delete(row);
+    }
+  }
+
+  /** The pool's UPDATE, written once: the same text every time (one prepared statement). */
+  private sqlOf(pool: CapacityPool): string {
+    let sql = this.statements.get(pool);
+    if (sql === undefined) {
+      sql = takePlaceSql(pool);
+      this.statements.set(pool, sql);
+    }
+    return sql;
+  }
+}

@@ -1,0 +1,74 @@
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isUniqueViolation } from './database-errors.js';
+import { buildDataSourceOptions } from './database-options.js';
+import { sqliteConnectionOf } from './driver-handles.js';
+import { SQLITE_FAIL_FAST_MS } from './sqlite-availability.js';
+import { Sql } from './sql.js';
+import { WriteHealth } from './write-health.js';
+
+/** Sql on a SQLite file with every migration: each kind of write reports to WriteHealth. */
+describe('Sql: every write reports to WriteHealth', () => {
+  let dir: string;
+  let dataSource: DataSource;
+  let health: WriteHealth;
+  let sql: Sql;
+
+  beforeAll(async () => {
+    for (const level of ['log', 'debug', 'verbose'] as const) {
+      vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'museum-sql-'));
+    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path: join(dir, 'db.sqlite') }, true));
+    await dataSource.initialize();
+    health = new WriteHealth();
+    sql = new Sql(dataSource, health);
+  });
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+    vi.restoreAllMocks();
+  });
+
+  const insertToken = (id: string) =>
+    sql.execute('INSERT INTO calendar_tokens (token_id, token_hash, description, created_at) VALUES (?, ?, ?, ?)', [
+      id,
+      id.padEnd(64, '0'),
+      'd',
+      1,
+    ]);
+
+  it('a write refused for its content (a duplicate key) leaves the service ready', async () => {
+    await expect(insertToken('a')).resolves.toBe(1);
+    await expect(insertToken('a')).rejects.toSatisfy(isUniqueViolation);
+    expect(health.failingRecently()).toBe(false);
+  });
+
+  it('execute, transaction and transactionIf that fail for want of a database each make it unready; a write that works makes it ready', async () => {
+    const db = sqliteConnectionOf(dataSource);
+    if (db === undefined) throw new Error('no SQLite connection');
+    const writes = [
+      () => insertToken('b'),
+      () => sql.transaction([{ sql: 'DELETE FROM calendar_tokens WHERE token_id = ?', parameters: ['a'] }]),
+      () =>
+        sql.transactionIf({ sql: 'DELETE FROM calendar_tokens WHERE token_id = ?', parameters: ['a'] }, [
+          { sql: 'DELETE FROM calendar_event_stamps', parameters: [] },
+        ]),
+    ];
+    for (const write of writes) {
+      db.pragma('query_only = 1');
+      await expect(write()).rejects.toMatchObject({ code: 'SQLITE_READONLY' });
+      expect(health.failingRecently()).toBe(true);
+      db.pragma('query_only = 0');
+      // Past the fail-fast window that follows a failed SQLite write.
+      await new Promise((resolve) => setTimeout(resolve, SQLITE_FAIL_FAST_MS + 50));
+      await expect(sql.execute('DELETE FROM calendar_tokens WHERE token_id = ?', ['none'])).resolves.toBe(0);
+      expect(health.failingRecently()).toBe(false);
+    }
+  });
+});

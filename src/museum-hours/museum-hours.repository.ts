@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { limitPlaceholder } from '../database/sql-limit.js';
+import { Sql, type SqlStatement } from '../database/sql.js';
+import type { DayException, DayHours } from './museum-days.js';
+
+/**
+ * The module's tables have no entity: their migrations describe them, and the row types below
+ * are what a SELECT returns (MySQL hands integers back as strings in aggregates and bigints).
+ */
+interface WeekRow {
+  weekday: number | string;
+  time_open: string;
+  time_close: string;
+  capacity: number | string | null;
+}
+
+interface ExceptionRow {
+  day: string;
+  closed: number | string;
+  time_open: string | null;
+  time_close: string | null;
+  capacity: number | string | null;
+}
+
+/** A row of HOURS_SQL: the week's (`w`), an exception (`e`) or a date's sales (`s`). */
+interface HoursRow {
+  kind: 'w' | 'e' | 's';
+  day: string | null;
+  weekday: number | string | null;
+  closed: number | string;
+  time_open: string;
+  time_close: string;
+  capacity: number | string | null;
+  sold: number | string;
+}
+
+/** What a page of the hours reads at once (MuseumHoursRepository.horizon). */
+export interface Horizon {
+  /** The regular week, by ISO weekday (1 = Monday); a weekday without a row is closed. */
+  readonly week: Map<number, DayHours>;
+  readonly exceptions: Map<string, DayException>;
+  /** General tickets sold per date, for the first dates with sales. */
+  readonly sold: Map<string, number>;
+}
+
+export const capacityOf = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function toException(row: Pick<ExceptionRow, 'closed' | 'time_open' | 'time_close' | 'capacity'>): DayException {
+  if (Number(row.closed) === 1 || row.time_open === null || row.time_close === null) return { closed: true };
+  return { closed: false, timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+}
+
+function dayHoursOf(row: Pick<WeekRow, 'time_open' | 'time_close' | 'capacity'>): DayHours {
+  return { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+}
+
+/**
+ * All a page of the hours reads, in one statement: the week, the exceptions of the horizon
+ * (from, to) and the first (limit) dates of the horizon (from, to) with general tickets sold.
+ */
+const hoursSql = (limit: string): string =>
+  "SELECT 'w' AS kind, NULL AS day, weekday, 0 AS closed, time_open, time_close, capacity, 0 AS sold " +
+  'FROM museum_weekly_hours ' +
+  "UNION ALL SELECT 'e', day, NULL, closed, time_open, time_close, capacity, 0 " +
+  'FROM museum_hours_exceptions WHERE day >= ? AND day <= ? ' +
+  "UNION ALL SELECT 's', day, NULL, 0, NULL, NULL, NULL, sold " +
+  'FROM (SELECT day, sold FROM museum_general_admissions ' +
+  `WHERE day >= ? AND day <= ? AND sold > 0 ORDER BY day LIMIT ${limit}) AS sales`;
+const HOURS_SQL_SQLITE = hoursSql(limitPlaceholder('sqlite'));
+const HOURS_SQL_MYSQL = hoursSql(limitPlaceholder('mysql'));
+
+/** The opening hours: the regular week, the per-date exceptions, and the sales they are checked against. */
+@Injectable()
+export class MuseumHoursRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The week, the exceptions from `from` to `to`, and the first `soldLimit` dates of that span with sales. */
+  async horizon(from: string, to: string, soldLimit: number): Promise<Horizon> {
+    const rows = await this.sql.select<HoursRow>(this.sql.isMysql ? HOURS_SQL_MYSQL : HOURS_SQL_SQLITE, [
+      from,
+      to,
+      from,
+      to,
+      soldLimit,
+    ]);
+    const horizon: Horizon = { week: new Map(), exceptions: new Map(), sold: new Map() };
+    for (const row of rows) {
+      if (row.kind === 'w') horizon.week.set(Number(row.weekday), dayHoursOf(row));
+      else if (row.kind === 'e') horizon.exceptions.set(row.day as string, toException(row));
+      else horizon.sold.set(row.day as string, Number(row.sold));
+    }
+    return horizon;
+  }
+
+  /** The regular week, by ISO weekday (1 = Monday). */
+  async week(): Promise<Map<number, DayHours>> {
+    const rows = await this.sql.select<WeekRow>(
+      'SELECT weekday, time_open, time_close, capacity FROM museum_weekly_hours',
+    );
+    return new Map(rows.map((row) => [Number(row.weekday), dayHoursOf(row)]));
+  }
+
+  /** Replaces the whole week in one transaction; `open` holds the ISO weekdays with hours. */
+  async replaceWeek(open: ReadonlyMap<number, DayHours>): Promise<void> {
+    const rows = [...open].map(([weekday, hours]) => [weekday, hours.timeOpen, hours.timeClose, hours.capacity]);
+    const statements: SqlStatement[] = [{ sql: 'DELETE FROM museum_weekly_hours', parameters: [] }];
+    if (rows.length > 0) {
+      statements.push({
+        sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        parameters: rows.flat(),
+      });
+    }
+    await this.sql.transaction(statements);
+  }
+
+  /**
+   * Sets the exception of `date` unless the date has more general tickets sold than `bound` (null:
+   * no bound): the check and the write are one transaction that writes the date's admissions row
+   * (which must exist), so a concurrent sale waits for it or it for the sale. False when refused.
+   */
+  async setExceptionIfSoldAtMost(date: string, exception: DayException, bound: number | null): Promise<boolean> {
+    const guard: SqlStatement =
+      bound === null
+        ? { sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ?', parameters: [date] }
+        : {
+            sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ? AND sold <= ?',
+            parameters: [date, bound],
+          };
+    const written = await this.sql.transactionIf(guard, [
+      { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
+      {
+        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity) VALUES (?, ?, ?, ?, ?)',
+        parameters: exception.closed
+          ? [date, 1, null, null, null]
+          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity],
+      },
+    ]);
+    return written !== null;
+  }
+
+  /** Whether `date` has an exception that closes it. */
+  async closedByException(date: string): Promise<boolean> {
+    const rows = await this.sql.select<{ closed: number | string }>(
+      'SELECT closed FROM museum_hours_exceptions WHERE day = ?',
+      [date],
+    );
+    return rows.length > 0 && Number(rows[0].closed) === 1;
+  }
+
+  /** Removes the exception of `date`; false when it had none. */
+  async deleteException(date: string): Promise<boolean> {
+    return (await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date])) > 0;
+  }
+
+  /** The general tickets sold per date after `after` up to `last` (dates with none left out). */
+  async soldAfter(after: string, last: string): Promise<Map<string, number>> {
+    const rows = await this.sql.select<{ day: string; sold: number | string }>(
+      'SELECT day, sold FROM museum_general_admissions WHERE day > ? AND day <= ? AND sold > 0',
+      [after, last],
+    );
+    return new Map(rows.map((row) => [row.day, Number(row.sold)]));
+  }
+
+  /** The general tickets sold for `date`. */
+  async soldOn(date: string): Promise<number> {
+    const rows = await this.sql.select<{ sold: number | string }>(
+      'SELECT sold FROM museum_general_admissions WHERE day = ?',
+      [date],
+    );
+    return rows.length === 0 ? 0 : Number(rows[0].sold);
+  }
+}

@@ -1,0 +1,325 @@
+import type { CapacityPool } from '../capacity/capacity-pool.js';
+import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
+import { limitPlaceholder } from '../database/sql-limit.js';
+import type { DataSource } from 'typeorm';
+import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
+import { LIST_WALK_ROWS, type ListedEvent, type ListQuery, type StoredCursorKey } from './special-events.repository.js';
+
+/*
+ * The SQL text of special events, their row types and the mapping from rows to events: what the
+ * SQLite and the MySQL/MariaDB repositories share. Unquoted names and `?` placeholders, valid on
+ * both databases.
+ */
+
+/** The date rows a page may walk: LIST_WALK_ROWS beyond the rows a numbered page skips. */
+function walkRows(query: ListQuery): number {
+  return LIST_WALK_ROWS + (query.offset ?? 0);
+}
+
+/** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
+export const EVENT_COLUMNS =
+  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold';
+
+export interface EventRow {
+  readonly event_id: string;
+  readonly name: string;
+  readonly location: string;
+  readonly event_description: string;
+  /** JSON text (SQLite, MariaDB) or already parsed (MySQL 8). */
+  readonly dates: string | string[];
+  readonly price: number;
+  readonly version: number | string;
+  readonly sort_date: string;
+  readonly capacity: number | string | null;
+  readonly tickets_sold: number | string;
+  readonly list_key?: string;
+}
+
+export function rowToEvent(row: EventRow): SpecialEvent {
+  return {
+    eventId: row.event_id,
+    name: row.name,
+    location: row.location,
+    eventDescription: row.event_description,
+    dates: typeof row.dates === 'string' ? (JSON.parse(row.dates) as string[]) : row.dates,
+    price: row.price,
+    version: Number(row.version),
+    sortDate: row.sort_date,
+    capacity: row.capacity === null ? null : Number(row.capacity),
+    ticketsSold: Number(row.tickets_sold),
+  };
+}
+
+/** A list row as an array, in EVENT_COLUMNS' order and then the list key. */
+export type RawListRow = readonly [
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number | string,
+  string,
+  number | null,
+  number,
+  string,
+];
+
+export function rawToListed(row: RawListRow): ListedEvent {
+  const [eventId, name, location, eventDescription, dates, price, version, sortDate, capacity, ticketsSold, listKey] =
+    row;
+  return {
+    event: {
+      eventId,
+      name,
+      location,
+      eventDescription,
+      dates: JSON.parse(dates) as string[],
+      price,
+      version: Number(version),
+      sortDate,
+      capacity: capacity === null ? null : Number(capacity),
+      ticketsSold: Number(ticketsSold),
+    },
+    position: { key: listKey, eventId },
+  };
+}
+
+export function rowToListed(row: EventRow): ListedEvent {
+  return { event: rowToEvent(row), position: { key: row.list_key ?? row.sort_date, eventId: row.event_id } };
+}
+
+/** Bounds of the date index: every ISO date lies between them. */
+const FIRST_DATE = '0000-01-01';
+const LAST_DATE = '9999-12-31';
+
+/**
+ * The SQL of a list and its parameters, the same on both databases (unquoted names, `?`
+ * placeholders, LIMIT and OFFSET too, so that one prepared statement serves every page) but for
+ * LIMIT's placeholder on SQLite (limitPlaceholder: a bare `?` there is prepared again on each run).
+ *
+ * - Without a range: the events in (sort_date, event_id) order, an index of special_events.
+ * - With a range: the date index in (event_date, event_id) order, from the range's start (or the
+ *   cursor's position) on, keeping a row only when it is its event's first date in the range
+ *   (NOT EXISTS on the (event_id, event_date) index), so each event comes once, at its first date
+ *   in the range. The walk is bounded (LIST_WALK_ROWS): as a subquery that SQLite runs as a
+ *   co-routine (`walk: 'subquery'`), or by MariaDB's ROWS EXAMINED (`walk: 'rows-examined'`).
+ * Both walks stop once the page has its rows: a page costs the same at any depth.
+ */
+export function listSql(
+  query: ListQuery,
+  options: { readonly walk?: 'subquery' | 'rows-examined' } = {},
+): { sql: string; parameters: (string | number)[] } {
+  const { after, upTo } = query;
+  const paging = [query.limit, query.offset ?? 0];
+  const limit = limitPlaceholder(options.walk === 'subquery' ? 'sqlite' : 'mysql');
+  if (query.start === undefined && query.end === undefined) {
+    return {
+      sql: listStatement(`${after ? 'all-after' : 'all'}${limit}`, () => allSql(after !== undefined, limit)),
+      parameters: [...(after ? [after.key, after.key, after.eventId] : []), ...paging],
+    };
+  }
+  const start = query.start ?? FIRST_DATE;
+  const parameters = walkParameters(query);
+  const shape = `${after ? 'after' : ''}${upTo ? '-upto' : ''}`;
+  if (options.walk === 'subquery') {
+    return {
+      sql: listStatement(`subquery${shape}`, () => rangedSql(query, 'subquery', limit)),
+      parameters: [...parameters, walkRows(query), start, ...paging],
+    };
+  }
+  // MariaDB stops a statement after so many examined rows (each walked row is examined about
+  // three times: the date row, the NOT EXISTS probe, the event); MySQL has no such clause. A
+  // literal (the clause takes no placeholder), rounded up to a power of two so that the deeper
+  // numbered pages share a few statements.
+  const examined = options.walk === 'rows-examined' ? 2 ** Math.ceil(Math.log2(walkRows(query) * 4)) : 0;
+  return {
+    sql: listStatement(`join${shape}-${examined}`, () => rangedSql(query, examined, limit)),
+    parameters: [...parameters, start, ...paging],
+  };
+}
+
+/** The statements by shape: built once, not on every page (and the same string every time). */
+const LIST_STATEMENTS = new Map<string, string>();
+
+function listStatement(shape: string, build: () => string): string {
+  let sql = LIST_STATEMENTS.get(shape);
+  if (sql === undefined) {
+    sql = build();
+    LIST_STATEMENTS.set(shape, sql);
+  }
+  return sql;
+}
+
+/** A list without a range: the events in (sort_date, event_id) order, from the cursor's on when `after`. */
+function allSql(after: boolean, limit: string): string {
+  return (
+    `SELECT ${EVENT_COLUMNS}, e.sort_date AS list_key FROM special_events e ` +
+    `${after ? 'WHERE e.sort_date >= ? AND (e.sort_date > ? OR e.event_id > ?) ' : ''}` +
+    `ORDER BY e.sort_date, e.event_id LIMIT ${limit} OFFSET ?`
+  );
+}
+
+/** A ranged list: the bounded walk as a subquery (SQLite), or the join, with ROWS EXAMINED when `examined`. */
+function rangedSql(query: ListQuery, walk: 'subquery' | number, limit: string): string {
+  const where = walkConditions(query);
+  const first =
+    'NOT EXISTS (SELECT 1 FROM special_event_dates f WHERE f.event_id = d.event_id AND f.event_date >= ? AND f.event_date < d.event_date)';
+  if (walk === 'subquery') {
+    // SQLite runs the bounded walk as a co-routine in index order and stops it once the page has
+    // its rows: as cheap as the unbounded walk when the page fills early.
+    return (
+      `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM ` +
+      `(SELECT w.event_date, w.event_id FROM special_event_dates w WHERE ${where.replaceAll('d.', 'w.')} ORDER BY w.event_date, w.event_id LIMIT ${limit}) d ` +
+      `JOIN special_events e ON e.event_id = d.event_id WHERE ${first} ` +
+      `ORDER BY d.event_date, d.event_id LIMIT ${limit} OFFSET ?`
+    );
+  }
+  return (
+    `SELECT ${EVENT_COLUMNS}, d.event_date AS list_key FROM special_event_dates d ` +
+    `JOIN special_events e ON e.event_id = d.event_id ` +
+    `WHERE ${where} AND ${first} ` +
+    `ORDER BY d.event_date, d.event_id LIMIT ${limit} OFFSET ?${walk > 0 ? ` ROWS EXAMINED ${walk}` : ''}`
+  );
+}
+
+/** The conditions on the date rows a ranged list walks: from the range's start or the cursor on, up to `upTo`. */
+function walkConditions(query: ListQuery): string {
+  const conditions = ['d.event_date >= ?', 'd.event_date <= ?'];
+  if (query.after) conditions.push('(d.event_date > ? OR d.event_id > ?)');
+  if (query.upTo) conditions.push('(d.event_date < ? OR d.event_id <= ?)');
+  return conditions.join(' AND ');
+}
+
+/** walkConditions' parameters. */
+function walkParameters(query: ListQuery): string[] {
+  const { after, upTo } = query;
+  const start = query.start ?? FIRST_DATE;
+  let end = query.end ?? LAST_DATE;
+  if (upTo && upTo.key < end) end = upTo.key;
+  const from = after && after.key > start ? after.key : start;
+  const parameters = [from, end];
+  if (after) parameters.push(after.key, after.eventId);
+  if (upTo) parameters.push(upTo.key, upTo.eventId);
+  return parameters;
+}
+
+/**
+ * The last row a bounded walk of this ranged list reaches (its walkRows-th date row), or
+ * nothing when the range has fewer rows left: the walk then ends with the range.
+ */
+export function walkEndSql(query: ListQuery): { sql: string; parameters: (string | number)[] } {
+  const unbounded = { ...query, upTo: undefined };
+  return {
+    sql: `SELECT d.event_date AS event_date, d.event_id AS event_id FROM special_event_dates d WHERE ${walkConditions(unbounded)} ORDER BY d.event_date, d.event_id LIMIT 1 OFFSET ?`,
+    parameters: [...walkParameters(unbounded), walkRows(query) - 1],
+  };
+}
+
+/** MariaDB's ER_FILSORT_ABORT (1028, "Sort aborted: LIMIT ROWS EXAMINED"), as mysql2 or TypeORM reports it. */
+export function isRowsExaminedAbort(error: unknown): boolean {
+  const { code, errno, driverError } = (error ?? {}) as { code?: unknown; errno?: unknown; driverError?: unknown };
+  if (code === 'ER_FILSORT_ABORT' || errno === 1028) return true;
+  return driverError !== undefined && driverError !== error && isRowsExaminedAbort(driverError);
+}
+
+export function isRanged(query: ListQuery): boolean {
+  return query.start !== undefined || query.end !== undefined;
+}
+
+export const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.event_id = ?`;
+/**
+ * The delete of one representation (If-Match): the version read and, for an event with a capacity,
+ * the tickets sold read (its ETag covers them). Parameters: eventId, version, ticketsSold.
+ */
+export const DELETE_IF_SQL =
+  'DELETE FROM special_events WHERE event_id = ? AND version = ? AND (capacity IS NULL OR tickets_sold = ?)';
+/**
+ * The update, decided by the database: the version must still be the one read; when the event
+ * will have a capacity, or the update removes dates (whose tickets were looked for), the tickets
+ * sold must still be the count read (the representation, and its ETag, show what is left; a sale
+ * since the look could be for a removed date); and they must not exceed the new capacity.
+ */
+export const UPDATE_SQL =
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, version = ?, sort_date = ? ' +
+  'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
+
+export function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
+  return [
+    event.name,
+    event.location,
+    event.eventDescription,
+    JSON.stringify(event.dates),
+    event.price,
+    event.capacity,
+    event.version,
+    event.sortDate,
+    event.eventId,
+    expectedVersion,
+    event.capacity !== null || soldUnchanged ? 1 : 0,
+    event.ticketsSold,
+    event.capacity,
+    event.capacity,
+  ];
+}
+
+export function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
+  return events.flatMap((event) =>
+    event.sortDate === NO_DATE
+      ? []
+      : indexedDates(event.dates).map((eventDate) => ({ eventDate, eventId: event.eventId })),
+  );
+}
+
+/**
+ * SQLite's insert and delete of one event, from the entity's metadata (its columns in order, the
+ * values the entity's transformers prepare): a duplicate eventId inserts nothing.
+ */
+export function sqliteEventWrites(dataSource: DataSource): { insert: string; delete: string } {
+  const metadata = dataSource.getMetadata(SpecialEvent);
+  const { driver } = dataSource;
+  const table = driver.escape(metadata.tableName);
+  const names = metadata.columns.map((column) => driver.escape(column.databaseName));
+  const primaryKey = driver.escape(metadata.primaryColumns[0].databaseName);
+  return {
+    insert: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+    delete: `DELETE FROM ${table} WHERE ${primaryKey} = ?`,
+  };
+}
+
+/** The date index rows of one event. Parameters: the eventId, then the JSON array of its distinct ISO dates (SQLite). */
+export const INSERT_DATES_SQL =
+  'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?)';
+export const DELETE_DATES_SQL = 'DELETE FROM special_event_dates WHERE event_id = ?';
+
+/** The keys that sign list cursors, oldest first. */
+export const CURSOR_KEYS_SQL = 'SELECT key_id, secret, created_at FROM cursor_signing_keys ORDER BY created_at, key_id';
+
+export interface CursorKeyRow {
+  readonly key_id: string;
+  readonly secret: string;
+  readonly created_at: number | string;
+}
+
+export function cursorKeyOf(row: CursorKeyRow): StoredCursorKey {
+  return { keyId: row.key_id, secret: row.secret };
+}
+
+/**
+ * An event's seats as a capacity pool: its row counts the tickets sold against its capacity. A
+ * seat is taken only while the event is at the version read and the date is one of its ISO dates
+ * (the date index). Parameters after the eventId: version, eventId, date.
+ */
+export const EVENT_SEATS: CapacityPool = {
+  name: 'event-seats',
+  table: 'special_events',
+  key: 'event_id',
+  taken: 'tickets_sold',
+  limits: [
+    {
+      limit: 'capacity',
+      when: 'version = ? AND EXISTS (SELECT 1 FROM special_event_dates d WHERE d.event_id = ? AND d.event_date = ?)',
+    },
+  ],
+  turns: true,
+};
