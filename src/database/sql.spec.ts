@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isUniqueViolation } from './database-errors.js';
-import { buildDataSourceOptions } from './database-options.js';
+import { MIGRATIONS } from '../features.js';
+import { buildDataSourceOptions, DEFAULT_POOL } from './database-options.js';
 import { sqliteConnectionOf } from './driver-handles.js';
 import { SQLITE_FAIL_FAST_MS } from './sqlite-availability.js';
 import { Sql } from './sql.js';
@@ -23,7 +24,9 @@ describe('Sql: every write reports to WriteHealth', () => {
       vi.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
     }
     dir = mkdtempSync(join(tmpdir(), 'museum-sql-'));
-    dataSource = new DataSource(buildDataSourceOptions({ type: 'sqlite', path: join(dir, 'db.sqlite') }, true));
+    dataSource = new DataSource(
+      buildDataSourceOptions({ type: 'sqlite', path: join(dir, 'db.sqlite') }, true, DEFAULT_POOL, MIGRATIONS),
+    );
     await dataSource.initialize();
     health = new WriteHealth();
     sql = new Sql(dataSource, health);
