@@ -28,6 +28,7 @@ const DATABASE_AGNOSTIC_E2E = [
   'test/roles.e2e-spec.ts',
   'test/museum-client.e2e-spec.ts',
   'test/typed-client.e2e-spec.ts',
+  'test/*/typed-client.e2e-spec.ts',
   'test/readme-walkthrough.e2e-spec.ts',
 ];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
