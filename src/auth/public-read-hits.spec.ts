@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { type HitCounts, SharedWindowCounts, SqliteHitCounts } from './public-read-hits.js';
+import { SharedWindowCounts } from './public-read-hits.js';
+import { type HitCounts, SqliteHitCounts } from './public-read-hits.repository.js';
 
 /** What the table does, in a Map: the count of each window and address. */
 class MapCounts implements HitCounts {

@@ -8,7 +8,8 @@ import type { Request } from 'express';
 import { isAnonymousRead } from '../common/http/public-read.js';
 import { ProblemException } from '../common/problem/problem.js';
 import { clientAddress } from './basic.strategy.js';
-import { hitCountsFor, SharedWindowCounts } from './public-read-hits.js';
+import { SharedWindowCounts } from './public-read-hits.js';
+import { hitCountsFor } from './public-read-hits.repository.js';
 
 /**
  * The rate limit of anonymous reads (PUBLIC_RATE_LIMIT per PUBLIC_RATE_WINDOW_SECONDS and client

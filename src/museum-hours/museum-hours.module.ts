@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
-import { Sql } from '../database/sql.js';
-import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
-import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
@@ -11,21 +8,13 @@ import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
- * of its own; a day's admissions are a capacity pool (DayAdmissions). Exports MuseumHoursService:
+ * of its own; a day's admissions are a capacity pool (DAY_ADMISSIONS, in MuseumHoursRepository). Exports MuseumHoursService:
  * other modules (tickets) sell general admission through its admitGeneral, never the tables.
  */
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [
-    MuseumHoursService,
-    MuseumHoursRepository,
-    {
-      provide: DayAdmissions,
-      inject: [Sql, Capacity],
-      useFactory: (sql: Sql, capacity: Capacity) => new DayAdmissions(sql, capacity),
-    },
-  ],
+  providers: [MuseumHoursService, MuseumHoursRepository],
   exports: [MuseumHoursService],
 })
 export class MuseumHoursModule {

@@ -12,7 +12,6 @@ import {
   WEEKDAYS,
   type Weekday,
 } from './museum-days.js';
-import { DayAdmissions } from './day-admissions.repository.js';
 import { MuseumHoursRefusal } from './museum-hours.refusals.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 
@@ -47,7 +46,6 @@ export class MuseumHoursService {
   constructor(
     private readonly hours: MuseumHoursRepository,
     private readonly clock: MuseumClock,
-    private readonly admissions: DayAdmissions,
   ) {}
 
   /**
@@ -116,7 +114,7 @@ export class MuseumHoursService {
    * writes the date's admissions row, so a concurrent sale waits for it or it for the sale.
    */
   async setException(date: string, exception: DayException): Promise<DayException> {
-    await this.admissions.ensureRow(date);
+    await this.hours.ensureAdmissionsRow(date);
     const bound = exception.closed ? 0 : exception.capacity;
     if (!(await this.hours.setExceptionIfSoldAtMost(date, exception, bound))) {
       const sold = await this.hours.soldOn(date);
@@ -152,16 +150,16 @@ export class MuseumHoursService {
   async admitGeneral(date: string, joined: readonly SqlStatement[]): Promise<AdmissionOutcome> {
     if (!isCalendarDate(date)) throw new TypeError(`admitGeneral: not a YYYY-MM-DD date: ${date}`);
     for (let attempt = 1; ; attempt++) {
-      if (await this.admissions.take(date, joined)) return { outcome: 'admitted' };
+      if (await this.hours.takeAdmission(date, joined)) return { outcome: 'admitted' };
       // Refused: closed, sold out, or no admissions row yet for the date (its first sale). One
       // query says which: a sell-out refuses hundreds of buyers at once, and each holding several
       // pooled connections at a time overflowed MySQL's pool queue (503s).
-      const day = await this.admissions.day(date);
+      const day = await this.hours.admissionDay(date);
       if (!day.open) return { outcome: 'closed' };
       if (day.capacity !== null && day.sold !== null && isFull(day.capacity, day.sold)) {
         return { outcome: 'sold-out', capacity: day.capacity };
       }
-      if (day.sold === null) await this.admissions.ensureRow(date);
+      if (day.sold === null) await this.hours.ensureAdmissionsRow(date);
       // Otherwise the day changed between the refusal and this look (hours reopened, capacity
       // raised): try again, a bounded number of times.
       if (attempt >= ADMIT_ATTEMPTS) {

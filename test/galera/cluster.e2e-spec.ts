@@ -8,7 +8,6 @@ import { buildDataSourceOptions } from '../../src/database/database-options.js';
 import { Sql } from '../../src/database/sql.js';
 import { WriteHealth } from '../../src/database/write-health.js';
 import { Capacity } from '../../src/capacity/capacity.js';
-import { DayAdmissions } from '../../src/museum-hours/day-admissions.repository.js';
 import { MuseumHoursRepository } from '../../src/museum-hours/museum-hours.repository.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { basicHeader } from '../helpers/test-app.js';
@@ -259,11 +258,7 @@ describe('the built service on a three-node Galera cluster', () => {
       await Promise.all(sources.map((source) => source.initialize()));
       const hours = sources.map((source) => {
         const sql = new Sql(source, new WriteHealth());
-        return new MuseumHoursService(
-          new MuseumHoursRepository(sql),
-          new MuseumClock('UTC'),
-          new DayAdmissions(sql, new Capacity(sql)),
-        );
+        return new MuseumHoursService(new MuseumHoursRepository(sql, new Capacity(sql)), new MuseumClock('UTC'));
       });
       // 2089-06-06 is a Monday, given a capacity of its own.
       await hours[0].setException('2089-06-06', {
