@@ -7,8 +7,9 @@ import { MYSQL_TEST_URL, probeMysql } from './test/helpers/test-database.js';
 
 /**
  * E2E specs that run as they are on every database (they never assume one): the shared ones at
- * the top of test/, and each feature's in its folder. test/mysql/ and test/galera/ belong to their
- * own databases, and test/skipped/ stands in for a database that is not there.
+ * the top of test/, and each feature's in its folder (but MYSQL_ONLY_E2E). test/mysql/ and
+ * test/galera/ belong to their own databases, and test/skipped/ stands in for a database that is
+ * not there.
  */
 const SHARED_E2E = ['test/*.e2e-spec.ts', 'test/!(mysql|galera|skipped|helpers|fixtures)/*.e2e-spec.ts'];
 /**
@@ -20,6 +21,7 @@ const SHARED_E2E = ['test/*.e2e-spec.ts', 'test/!(mysql|galera|skipped|helpers|f
 const DATABASE_AGNOSTIC_E2E = [
   'test/openapi-contract.e2e-spec.ts',
   'test/openapi-examples.e2e-spec.ts',
+  'test/*/openapi-examples.e2e-spec.ts',
   'test/browser.e2e-spec.ts',
   'test/door/door.e2e-spec.ts',
   'test/website-example.e2e-spec.ts',
@@ -29,8 +31,14 @@ const DATABASE_AGNOSTIC_E2E = [
   'test/roles.e2e-spec.ts',
   'test/museum-client.e2e-spec.ts',
   'test/typed-client.e2e-spec.ts',
+  'test/*/typed-client.e2e-spec.ts',
   'test/readme-walkthrough.e2e-spec.ts',
 ];
+/**
+ * E2E specs of a feature that need MySQL (several instances on one database server): with
+ * test/mysql/, they run on MySQL only.
+ */
+const MYSQL_ONLY_E2E = ['test/webhooks/two-instances.e2e-spec.ts', 'test/calendar/two-instances.e2e-spec.ts'];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
 const SQLITE_ONLY_E2E = [
   'test/service-process.e2e-spec.ts',
@@ -74,13 +82,21 @@ export default defineConfig(async () => {
       maxWorkers: availableParallelism() + 1,
       projects: [
         { test: { ...common, name: 'unit', include: ['src/**/*.spec.ts'] } },
-        { test: { ...common, name: 'e2e-sqlite', include: SHARED_E2E, env: { TEST_DATABASE: 'sqlite' } } },
+        {
+          test: {
+            ...common,
+            name: 'e2e-sqlite',
+            include: SHARED_E2E,
+            exclude: MYSQL_ONLY_E2E,
+            env: { TEST_DATABASE: 'sqlite' },
+          },
+        },
         mysqlProblem === null
           ? {
               test: {
                 ...common,
                 name: 'e2e-mysql',
-                include: [...SHARED_E2E, 'test/mysql/*.e2e-spec.ts'],
+                include: [...SHARED_E2E, 'test/mysql/*.e2e-spec.ts', ...MYSQL_ONLY_E2E],
                 exclude: [...SQLITE_ONLY_E2E, ...DATABASE_AGNOSTIC_E2E],
                 env: { TEST_DATABASE: 'mysql' },
               },

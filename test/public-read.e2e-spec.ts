@@ -8,6 +8,8 @@ import { routesOf } from '../src/common/http/routes.js';
 import { PUBLIC_READ_DESCRIPTION, PUBLIC_READ_OPERATION } from '../src/openapi/openapi.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, basicHeader, TEST_USER, type TestApp, useTestApp } from './helpers/test-app.js';
+import { setHoursOn, setWeeklyHours } from './museum-hours/api.js';
+import { buyTicket } from './tickets/api.js';
 
 /**
  * Public read (PUBLIC_READ): off, nothing changes; on, anonymous GETs of the events, one event,
@@ -112,10 +114,12 @@ describe('public read on', () => {
   }
 
   async function sellTicket(eventId: string): Promise<void> {
-    const res = await request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', AUTH)
-      .send({ ticketType: 'event', eventId, ticketDate: DATE, email: 'visitor@example.org' });
+    const res = await buyTicket(t.baseUrl, {
+      ticketType: 'event',
+      eventId,
+      ticketDate: DATE,
+      email: 'visitor@example.org',
+    });
     expectStatus(res, 201);
   }
 
@@ -163,10 +167,12 @@ describe('public read on', () => {
     expectPublicHeaders(again);
     expect(again.headers.etag).toBe(tag);
 
-    const sold = await request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', AUTH)
-      .send({ ticketType: 'event', eventId: event.eventId, ticketDate: SOLD_DATE, email: 'a@example.org' });
+    const sold = await buyTicket(t.baseUrl, {
+      ticketType: 'event',
+      eventId: event.eventId,
+      ticketDate: SOLD_DATE,
+      email: 'a@example.org',
+    });
     expectStatus(sold, 201);
     const afterSale = await request(t.baseUrl).get(path).set('If-None-Match', tag);
     expectStatus(afterSale, 200);
@@ -234,7 +240,7 @@ describe('public read on', () => {
   });
 
   it('serves the hours and the calendar without credentials, with tags and 304s', async () => {
-    const week = await request(t.baseUrl).put('/museum-hours/weekly').set('Authorization', AUTH).send(WEEK);
+    const week = await setWeeklyHours(t.baseUrl, WEEK);
     expectStatus(week, 200);
     const hours = await request(t.baseUrl).get('/museum-hours?startDate=2031-05-03&limit=3');
     expectStatus(hours, 200);
@@ -249,10 +255,7 @@ describe('public read on', () => {
       .set('If-None-Match', hours.headers.etag as string);
     expectStatus(cached, 304);
     expectPublicHeaders(cached);
-    expectStatus(
-      await request(t.baseUrl).put('/museum-hours/2031-05-03').set('Authorization', AUTH).send({ closed: true }),
-      200,
-    );
+    expectStatus(await setHoursOn(t.baseUrl, '2031-05-03', { closed: true }), 200);
     const changed = await request(t.baseUrl)
       .get('/museum-hours?startDate=2031-05-03&limit=3')
       .set('If-None-Match', hours.headers.etag as string);

@@ -5,6 +5,8 @@ import { WRITE_FAILURE_UNREADY_MS } from '../src/database/write-health.js';
 import { validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 import { useTestDatabase } from './helpers/test-database.js';
+import { setHoursOn } from './museum-hours/api.js';
+import { buyTicket } from './tickets/api.js';
 
 /**
  * The SQLite counterpart of test/mysql/database-down: another connection (as another process
@@ -154,21 +156,15 @@ describe('SQLite full while tickets are sold: readiness hears of the failed sale
   });
 
   const buy = () =>
-    request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', AUTH)
-      .send({
-        ticketType: 'general',
-        ticketDate: day,
-        email: `${'x'.repeat(64)}@${'e'.repeat(60)}.${'f'.repeat(60)}.${'g'.repeat(60)}.org`,
-      });
+    buyTicket(t.baseUrl, {
+      ticketType: 'general',
+      ticketDate: day,
+      email: `${'x'.repeat(64)}@${'e'.repeat(60)}.${'f'.repeat(60)}.${'g'.repeat(60)}.org`,
+    });
 
   it('a sale refused with 503 turns /health/ready to 503; a sale that succeeds turns it back', async () => {
     const http = request(t.baseUrl);
-    const opened = await http
-      .put(`/museum-hours/${day}`)
-      .set('Authorization', AUTH)
-      .send({ timeOpen: '09:00', timeClose: '18:00' });
+    const opened = await setHoursOn(t.baseUrl, day, { timeOpen: '09:00', timeClose: '18:00' });
     expect(opened.status).toBe(200);
     expect((await buy()).status).toBe(201);
     expect((await http.get('/health/ready')).status).toBe(200);

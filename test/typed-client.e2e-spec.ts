@@ -11,33 +11,27 @@ import {
   type Problem,
   type SpecialEvent,
   type SpecialEventPatch,
-  type Ticket,
-  type TicketConfirmation,
-  type CreatedWebhookSubscription,
-  type WebhookSubscription,
-  type MuseumDailyHours,
-  type WeeklyHours,
-  type StoredHoursException,
 } from '../client/index.js';
 import { CHALLENGE } from './helpers/problem-assertions.js';
-import { basicHeader, TEST_USER, useTestApp } from './helpers/test-app.js';
-import { decodeQr } from './helpers/tickets.js';
+import { basicHeader, TEST_USER } from './helpers/test-app.js';
+import { TYPED_CLIENT_PASSWORD, useTypedClient } from './helpers/typed-client.js';
 
 /**
  * The typed client a frontend team uses (issue 6, item 2): client/schema.d.ts is what
  * openapi-typescript generates from the document the service serves now (a stale client fails
- * here: run `npm run client:generate`), and createMuseumClient drives every operation.
+ * here: run `npm run client:generate`), and createMuseumClient drives every operation: the special events'
+ * here, each feature's in its folder (test/<feature>/typed-client.e2e-spec.ts).
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Non-ASCII and a colon: the client must send the credentials UTF-8 encoded (RFC 7617). */
-const PASSWORD = 'Kraken: 🦀 ñandú — Ünïcødé 12';
+const PASSWORD = TYPED_CLIENT_PASSWORD;
 
-const t = useTestApp({ ADMIN_PASSWORD: PASSWORD, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+const { t, client } = useTypedClient();
 let museum: MuseumClient;
 
 beforeAll(() => {
-  museum = createMuseumClient(t.baseUrl, { username: TEST_USER, password: PASSWORD });
+  museum = client.museum;
 });
 
 const newEvent = (): NewSpecialEvent & { eventId: string } => ({
@@ -166,112 +160,5 @@ describe('createMuseumClient', () => {
     });
     expect(stale.response.status).toBe(412);
     expect(stale.error).toMatchObject({ status: 412, title: 'Precondition Failed' });
-  });
-});
-
-describe('createMuseumClient: webhook subscriptions (admin)', () => {
-  it('subscribes, lists, enables and removes, typed; a refused URL is a typed 422 problem', async () => {
-    const created = await museum.POST('/webhooks', {
-      body: { url: 'http://127.0.0.1:9/hook', description: 'CMS cache' },
-    });
-    expectTypeOf(created.data).toEqualTypeOf<CreatedWebhookSubscription | undefined>();
-    expect(created.response.status).toBe(201);
-    const webhookId = created.data?.webhookId ?? '';
-    expect(created.data?.secret).toMatch(/^whsec_/);
-
-    const listed = await museum.GET('/webhooks');
-    expectTypeOf(listed.data).toEqualTypeOf<WebhookSubscription[] | undefined>();
-    expect(listed.data?.map((webhook) => webhook.webhookId)).toContain(webhookId);
-
-    const enabled = await museum.POST('/webhooks/{webhookId}/enable', { params: { path: { webhookId } } });
-    expect(enabled.data).toMatchObject({ webhookId, enabled: true });
-
-    const removed = await museum.DELETE('/webhooks/{webhookId}', { params: { path: { webhookId } } });
-    expect(removed.response.status).toBe(204);
-
-    const refused = await museum.POST('/webhooks', { body: { url: 'https://169.254.169.254/' } });
-    expect(refused.response.status).toBe(422);
-    expectTypeOf(refused.error).toEqualTypeOf<Problem | undefined>();
-    expect(refused.error).toMatchObject({ status: 422, type: 'urn:museum:problem:webhook-url-refused' });
-  });
-
-  it('buys an event ticket, reads it, fetches its QR code and checks it in by the scanned code: typed', async () => {
-    // A month ahead: within the sales' horizon (366 days), and not today.
-    const saleDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const event = { ...newEvent(), dates: [saleDate], capacity: 10 };
-    expect((await museum.POST('/special-events', { body: event })).response.status).toBe(201);
-    const bought = await museum.POST('/tickets', {
-      body: { ticketType: 'event', eventId: event.eventId, ticketDate: saleDate, email: 'todd@example.com' },
-    });
-    expectTypeOf(bought.data).toEqualTypeOf<TicketConfirmation | undefined>();
-    expect(bought.response.status).toBe(201);
-    const ticketId = bought.data?.ticketId as string;
-    expect(bought.response.headers.get('Location')).toBe(`/tickets/${ticketId}`);
-
-    const read = await museum.GET('/tickets/{ticketId}', { params: { path: { ticketId } } });
-    expectTypeOf(read.data).toEqualTypeOf<Ticket | undefined>();
-    expect(read.data).toMatchObject({ ticketId, status: 'active', price: 19.99, email: 'todd@example.com' });
-
-    const code = await museum.GET('/tickets/{ticketId}/qr', { params: { path: { ticketId } }, parseAs: 'arrayBuffer' });
-    expect(code.response.headers.get('Content-Type')).toBe('image/png');
-    const scanned = decodeQr(Buffer.from(code.data as ArrayBuffer));
-    expect(scanned).toBe(bought.data?.confirmationCode);
-
-    // 409: the ticket is for a month ahead, not today; the typed problem says why.
-    const early = await museum.POST('/check-ins', { body: { code: scanned } });
-    expect(early.response.status).toBe(409);
-    expectTypeOf(early.error).toMatchTypeOf<Problem | undefined>();
-    expect(early.error?.type).toBe('urn:museum:problem:ticket-not-for-today');
-  });
-});
-
-describe('createMuseumClient: museum hours', () => {
-  it('sets the week and a date, reads the hours typed; a bad time is a typed 400, a missing exception a 404', async () => {
-    const week: WeeklyHours = {
-      monday: { timeOpen: '09:00', timeClose: '18:00', capacity: 50 },
-      tuesday: { timeOpen: '09:00', timeClose: '18:00' },
-      wednesday: null,
-      thursday: null,
-      friday: null,
-      saturday: null,
-      sunday: null,
-    };
-    const set = await museum.PUT('/museum-hours/weekly', { body: week });
-    expectTypeOf(set.data).toEqualTypeOf<WeeklyHours | undefined>();
-    expect({ status: set.response.status, data: set.data }).toStrictEqual({ status: 200, data: week });
-
-    // 2088-03-01 is a Monday; its exception closes it.
-    const closed = await museum.PUT('/museum-hours/{date}', {
-      params: { path: { date: '2088-03-01' } },
-      body: { closed: true },
-    });
-    expectTypeOf(closed.data).toEqualTypeOf<StoredHoursException | undefined>();
-    expect(closed.data).toStrictEqual({ date: '2088-03-01', closed: true });
-
-    const hours = await museum.GET('/museum-hours', { params: { query: { startDate: '2088-03-01', limit: 2 } } });
-    expectTypeOf(hours.data).toEqualTypeOf<MuseumDailyHours[] | undefined>();
-    expect(hours.data).toStrictEqual([
-      { date: '2088-03-02', timeOpen: '09:00', timeClose: '18:00' },
-      { date: '2088-03-08', timeOpen: '09:00', timeClose: '18:00', ticketsAvailable: 50 },
-    ]);
-
-    const bad = await museum.PUT('/museum-hours/{date}', {
-      params: { path: { date: '2088-03-02' } },
-      body: { timeOpen: '18:00', timeClose: '09:00' },
-    });
-    expectTypeOf(bad.error).toEqualTypeOf<Problem | undefined>();
-    expect(bad.error?.errors).toStrictEqual([
-      { field: 'timeClose', message: 'timeClose must be after timeOpen (a day may not run past midnight)' },
-    ]);
-
-    const removed = await museum.DELETE('/museum-hours/{date}', { params: { path: { date: '2088-03-01' } } });
-    expect(removed.response.status).toBe(204);
-    const again = await museum.DELETE('/museum-hours/{date}', { params: { path: { date: '2088-03-01' } } });
-    expect({ status: again.response.status, title: again.error?.title }).toStrictEqual({
-      status: 404,
-      title: 'Not Found',
-    });
-    const read = await museum.GET('/museum-hours/weekly');
-    expect(read.data).toStrictEqual(week);
   });
 });

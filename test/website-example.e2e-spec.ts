@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
+import { setWeeklyHours } from './museum-hours/api.js';
+import { buyTicket } from './tickets/api.js';
 
 /**
  * The example website page (examples/website/), as a museum's site would serve it: from another
@@ -109,18 +111,15 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
 
   it('shows what is on, the seats left and the opening hours, read from another origin without credentials', async () => {
     const week = { timeOpen: '10:00', timeClose: '18:00' };
-    const hours = await request(t.baseUrl)
-      .put('/museum-hours/weekly')
-      .set('Authorization', AUTH)
-      .send({
-        monday: week,
-        tuesday: week,
-        wednesday: week,
-        thursday: { timeOpen: '10:00', timeClose: '21:00' },
-        friday: week,
-        saturday: week,
-        sunday: week,
-      });
+    const hours = await setWeeklyHours(t.baseUrl, {
+      monday: week,
+      tuesday: week,
+      wednesday: week,
+      thursday: { timeOpen: '10:00', timeClose: '21:00' },
+      friday: week,
+      saturday: week,
+      sunday: week,
+    });
     expectStatus(hours, 200);
     const tour = validEvent({ name: 'Dinosaur night tour', dates: [dayFromToday(10), dayFromToday(12)], capacity: 30 });
     const talk = validEvent({ name: 'Curator talk: Roman glass', dates: [dayFromToday(11)] });
@@ -129,10 +128,12 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
     }
     for (let sold = 0; sold < 2; sold++) {
-      const ticket = await request(t.baseUrl)
-        .post('/tickets')
-        .set('Authorization', AUTH)
-        .send({ ticketType: 'event', eventId: tour.eventId, ticketDate: dayFromToday(10), email: 'v@example.org' });
+      const ticket = await buyTicket(t.baseUrl, {
+        ticketType: 'event',
+        eventId: tour.eventId,
+        ticketDate: dayFromToday(10),
+        email: 'v@example.org',
+      });
       expectStatus(ticket, 201);
     }
 

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Application, NextFunction, Request, Response } from 'express';
+import { documentExtensionsOf } from '../common/http/document-extension.js';
 import { PUBLIC_READ } from '../common/http/public-read.js';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
 import { ProblemException } from '../common/problem/problem.js';
@@ -77,7 +78,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentPublicRoutes(document, routes);
   if (publicRead.enabled) documentPublicReadRoutes(document, routes);
   documentTestCookie(document);
-  documentPublishNewEvent(document);
+  documentExtensions(document, routes);
   return document;
 }
 
@@ -114,75 +115,12 @@ function documentPublicReadRoutes(document: OpenAPIObject, routes: readonly Rout
 }
 
 /**
- * The Museum API's `publishNewEvent` webhook, as this service sends it. OpenAPI 3.0 has no
- * `webhooks` section (3.1 does), so it is the `x-webhooks` extension that Redocly renders.
+ * The top-level extensions that the mounted controllers bring (ApiDocumentExtension): the
+ * webhooks' `x-webhooks`, for one.
  */
-function documentPublishNewEvent(document: OpenAPIObject): void {
-  if (document.paths['/webhooks'] === undefined) return;
-  const header = (description: string) => ({ required: true, description, schema: { type: 'string' } });
-  (document as OpenAPIObject & { 'x-webhooks': unknown })['x-webhooks'] = {
-    publishNewEvent: {
-      post: {
-        operationId: 'publishNewEvent',
-        summary: 'New special event added',
-        description:
-          'Publish details of a new or updated event: POSTed to every enabled subscriber (POST /webhooks) after each ' +
-          'create and update, with the event exactly as GET returns it; after a delete, `{"eventId"}`. Signed as ' +
-          'Standard Webhooks specify; retried with the same webhook-id until a 2xx, in order per event.',
-        tags: ['Webhooks'],
-        parameters: [
-          {
-            name: 'webhook-id',
-            in: 'header',
-            ...header('The message id (`msg_…`): the same on every retry; deduplicate on it.'),
-          },
-          {
-            name: 'webhook-timestamp',
-            in: 'header',
-            ...header('Seconds since the epoch when this attempt was signed.'),
-          },
-          {
-            name: 'webhook-signature',
-            in: 'header',
-            ...header(
-              '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret (after `whsec_`).',
-            ),
-          },
-          {
-            name: 'museum-event-type',
-            in: 'header',
-            required: true,
-            description: 'What happened to the event.',
-            schema: {
-              type: 'string',
-              enum: ['special-event.created', 'special-event.updated', 'special-event.deleted'],
-            },
-          },
-        ],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                anyOf: [
-                  { $ref: '#/components/schemas/SpecialEventResponse' },
-                  {
-                    type: 'object',
-                    required: ['eventId'],
-                    properties: { eventId: { type: 'string', format: 'uuid' } },
-                    description: 'After a delete.',
-                  },
-                ],
-              },
-            },
-          },
-        },
-        responses: {
-          '202': { description: 'Data accepted (any 2xx acknowledges the delivery; anything else is retried).' },
-        },
-      },
-    },
-  };
+function documentExtensions(document: OpenAPIObject, routes: readonly Route[]): void {
+  for (const controller of new Set(routes.map((route) => route.controller)))
+    Object.assign(document, documentExtensionsOf(controller));
 }
 
 /**

@@ -2,15 +2,23 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nest
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
+import { ApiDocumentExtension } from '../common/http/document-extension.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWebhookDto } from './dto/create-webhook.dto.js';
 import { WebhookIdParams } from './dto/webhook-id-params.dto.js';
 import { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
 import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
 import { WebhooksService } from './webhooks.service.js';
-import { ApiCreateWebhook, ApiDeleteWebhook, ApiEnableWebhook, ApiListWebhooks } from './webhooks.openapi.js';
+import {
+  ApiCreateWebhook,
+  ApiDeleteWebhook,
+  ApiEnableWebhook,
+  ApiListWebhooks,
+  X_WEBHOOKS,
+} from './webhooks.openapi.js';
 
 @ApiTags('Webhooks')
+@ApiDocumentExtension('x-webhooks', X_WEBHOOKS)
 @Controller('webhooks')
 @RequiresRole('admin')
 export class WebhooksController {

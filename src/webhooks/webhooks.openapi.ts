@@ -93,3 +93,72 @@ export const ApiEnableWebhook = (): MethodDecorator =>
     ApiOkResponse({ description: 'The subscription, enabled.', type: WebhookResponse }),
     ApiProblemResponses(400, 401, WEBHOOK_PROBLEMS.response(['not-found']), 429, 503),
   );
+
+const header = (description: string) => ({ required: true, description, schema: { type: 'string' } });
+
+/**
+ * The Museum API's `publishNewEvent` webhook, as this service sends it, for the document's
+ * `x-webhooks` (the controller brings it): OpenAPI 3.0 has no `webhooks` section (3.1 does), so it
+ * is the extension that Redocly renders.
+ */
+export const X_WEBHOOKS = {
+  publishNewEvent: {
+    post: {
+      operationId: 'publishNewEvent',
+      summary: 'New special event added',
+      description:
+        'Publish details of a new or updated event: POSTed to every enabled subscriber (POST /webhooks) after each ' +
+        'create and update, with the event exactly as GET returns it; after a delete, `{"eventId"}`. Signed as ' +
+        'Standard Webhooks specify; retried with the same webhook-id until a 2xx, in order per event.',
+      tags: ['Webhooks'],
+      parameters: [
+        {
+          name: 'webhook-id',
+          in: 'header',
+          ...header('The message id (`msg_…`): the same on every retry; deduplicate on it.'),
+        },
+        {
+          name: 'webhook-timestamp',
+          in: 'header',
+          ...header('Seconds since the epoch when this attempt was signed.'),
+        },
+        {
+          name: 'webhook-signature',
+          in: 'header',
+          ...header('`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the secret (after `whsec_`).'),
+        },
+        {
+          name: 'museum-event-type',
+          in: 'header',
+          required: true,
+          description: 'What happened to the event.',
+          schema: {
+            type: 'string',
+            enum: ['special-event.created', 'special-event.updated', 'special-event.deleted'],
+          },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              anyOf: [
+                { $ref: '#/components/schemas/SpecialEventResponse' },
+                {
+                  type: 'object',
+                  required: ['eventId'],
+                  properties: { eventId: { type: 'string', format: 'uuid' } },
+                  description: 'After a delete.',
+                },
+              ],
+            },
+          },
+        },
+      },
+      responses: {
+        '202': { description: 'Data accepted (any 2xx acknowledges the delivery; anything else is retried).' },
+      },
+    },
+  },
+};

@@ -6,6 +6,7 @@ import { AUTH, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { MYSQL_TEST_URL, useTestDatabase } from '../helpers/test-database.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { seedTicket } from '../helpers/tickets.js';
+import { checkInTicket } from '../tickets/api.js';
 
 const event = (eventId: string) => ({
   eventId,
@@ -253,7 +254,7 @@ describe('a check-in that times out on a locked row makes the service unready', 
     try {
       await locker.query('BEGIN');
       await locker.query('SELECT ticket_id FROM tickets WHERE ticket_id = ? FOR UPDATE', [ticket.ticketId]);
-      const checkIn = await http.post(`/tickets/${ticket.ticketId}/check-in`).set('Authorization', AUTH);
+      const checkIn = await checkInTicket(t.baseUrl, ticket.ticketId);
       expect(checkIn.status).toBe(503);
       const ready = await http.get('/health/ready');
       expect(ready.status).toBe(503);
@@ -263,7 +264,7 @@ describe('a check-in that times out on a locked row makes the service unready', 
       await locker.end();
     }
     // The row is free: the check-in runs (and is refused, 409: not today), a write that worked.
-    expect((await http.post(`/tickets/${ticket.ticketId}/check-in`).set('Authorization', AUTH)).status).toBe(409);
+    expect((await checkInTicket(t.baseUrl, ticket.ticketId)).status).toBe(409);
     expect((await http.get('/health/ready')).status).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import request, { type Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { buyTicket } from '../tickets/api.js';
 
 /* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers */
 
@@ -62,10 +63,7 @@ describe('DELETE /special-events/{eventId} with If-Match', () => {
     const sent = validEvent({ dates: [SALE_DATE], capacity: 5 });
     const id = sent.eventId as string;
     const tag = await create(sent);
-    const sale = await request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', AUTH)
-      .send({ ticketType: 'event', eventId: id, ticketDate: SALE_DATE });
+    const sale = await buyTicket(t.baseUrl, { ticketType: 'event', eventId: id, ticketDate: SALE_DATE });
     expectStatus(sale, 201);
     expectProblem(await remove(id).set('If-Match', tag), 412, `/special-events/${id}`);
     expectStatus(await remove(id).set('If-Match', (await get(id)).headers.etag as string), 204);

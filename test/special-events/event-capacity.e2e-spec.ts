@@ -14,6 +14,8 @@ import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/p
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { buyTicket, readTicket } from '../tickets/api.js';
+import { removeWebhook, subscribeWebhook } from '../webhooks/api.js';
 
 /**
  * Special events' capacity and the seat reservation the tickets module builds on (issue 28), over
@@ -306,16 +308,11 @@ describe('a purchase and an unrelated PATCH of the same event', () => {
       expectStatus(await patch(id, { price: 30 }), 200);
       return take(event, date, joined);
     });
-    const bought = await request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', AUTH)
-      .send({ ticketType: 'event', eventId: id, ticketDate: DATE });
+    const bought = await buyTicket(t.baseUrl, { ticketType: 'event', eventId: id, ticketDate: DATE });
     expectStatus(bought, 201);
     // The first seat was refused (the version moved), the second taken at the new price.
     expect(taken).toHaveBeenCalledTimes(2);
-    const ticket = await request(t.baseUrl)
-      .get(`/tickets/${(bought.body as Body).ticketId as string}`)
-      .set('Authorization', AUTH);
+    const ticket = await readTicket(t.baseUrl, (bought.body as Body).ticketId as string);
     expect(ticket.body).toMatchObject({ price: 30, status: 'active' });
     expect((await get(id)).body).toMatchObject({ price: 30, capacity: 10, ticketsAvailable: 9 });
   });
@@ -378,15 +375,12 @@ describe('publishNewEvent webhooks', () => {
 
   beforeAll(async () => {
     const url = await receiver.start();
-    const res = await request(t.baseUrl)
-      .post('/webhooks')
-      .set('Authorization', AUTH)
-      .send({ url: `${url}/capacity` });
+    const res = await subscribeWebhook(t.baseUrl, { url: `${url}/capacity` });
     expectStatus(res, 201);
     webhookId = (res.body as Body).webhookId as string;
   });
   afterAll(async () => {
-    await request(t.baseUrl).delete(`/webhooks/${webhookId}`).set('Authorization', AUTH);
+    await removeWebhook(t.baseUrl, webhookId);
     await receiver.stop();
   });
 

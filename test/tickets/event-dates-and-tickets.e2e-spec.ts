@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { EventWriteParticipants } from '../../src/special-events/event-write-participants.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { setHoursOn } from '../museum-hours/api.js';
 
 /**
  * An event's dates and the tickets sold for them, over HTTP on each database: a PATCH may not
@@ -164,10 +165,7 @@ describe('event tickets on a day the museum is closed', () => {
     const eventId = await createEvent();
     // No week is set in this test database: every weekday is closed, and events still sell.
     expectStatus(await buy(eventId, E), 201);
-    expectStatus(
-      await request(t.baseUrl).put(`/museum-hours/${D}`).set('Authorization', AUTH).send({ closed: true }),
-      200,
-    );
+    expectStatus(await setHoursOn(t.baseUrl, D, { closed: true }), 200);
     const closed = expectProblem(await buy(eventId, D), 422, '/tickets');
     expect(closed).toMatchObject({ type: 'urn:museum:problem:museum-closed', detail: `The museum is closed on ${D}.` });
     expect(await activeTicketDates(eventId)).toEqual([E]);
@@ -176,13 +174,7 @@ describe('event tickets on a day the museum is closed', () => {
     expect(expectProblem(await buy(other, D), 422, '/tickets').type).toBe('urn:museum:problem:not-an-event-date');
     expectProblem(await buy('0190a5d2-0000-7000-8000-000000000000', D), 404, '/tickets');
     // Opened again by an exception with hours: sold.
-    expectStatus(
-      await request(t.baseUrl)
-        .put(`/museum-hours/${D}`)
-        .set('Authorization', AUTH)
-        .send({ timeOpen: '18:00', timeClose: '23:00' }),
-      200,
-    );
+    expectStatus(await setHoursOn(t.baseUrl, D, { timeOpen: '18:00', timeClose: '23:00' }), 200);
     expectStatus(await buy(eventId, D), 201);
   });
 });

@@ -6,6 +6,7 @@ import { UsersService } from '../../src/auth/users.service.js';
 import { expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { decodeQr } from '../helpers/tickets.js';
+import { setHoursOn } from '../museum-hours/api.js';
 
 /**
  * POST /tickets (buyMuseumTickets, issue 28) over HTTP, on each database: both kinds of ticket and
@@ -36,10 +37,11 @@ async function createEvent(t: TestApp, fields: Record<string, unknown> = {}): Pr
 
 /** Opens the museum on `date` (an exception to the week), with a general-admission capacity or none. */
 async function openOn(t: TestApp, date: string, capacity?: number): Promise<void> {
-  const res = await request(t.baseUrl)
-    .put(`/museum-hours/${date}`)
-    .set('Authorization', AUTH)
-    .send({ timeOpen: '09:00', timeClose: '18:00', ...(capacity === undefined ? {} : { capacity }) });
+  const res = await setHoursOn(t.baseUrl, date, {
+    timeOpen: '09:00',
+    timeClose: '18:00',
+    ...(capacity === undefined ? {} : { capacity }),
+  });
   expectStatus(res, 200);
 }
 
