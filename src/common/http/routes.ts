@@ -131,7 +131,11 @@ export function installRouteDefaults(app: INestApplication): void {
     if (!readsBody(route)) continue;
     const guards = (Reflect.getMetadata(GUARDS_METADATA, route.handler) ?? []) as unknown[];
     // First among the handler's own guards: those after it (IdempotencyGuard) may need the body.
-    if (!guards.includes(bodyReader)) Reflect.defineMetadata(GUARDS_METADATA, [bodyReader, ...guards], route.handler);
+    // Once per handler, however many apps this process builds (the tests build several): a second
+    // reader would read, and answer `Expect: 100-continue`, a second time.
+    if (!guards.some((guard) => guard instanceof JsonBodyReader)) {
+      Reflect.defineMetadata(GUARDS_METADATA, [bodyReader, ...guards], route.handler);
+    }
   }
   const byController = new Map<Type, Route[]>();
   for (const route of routes)
