@@ -176,7 +176,9 @@ async function pass(
     build.ids.length = 0;
     build.kept.length = 0;
     const file = `${build.label}-${order[0]?.label}-first`;
-    const database = sqliteDatabase(dir, `${file}.sqlite`);
+    // Both builds as a user runs them by default: opt-in features off (the bench's own servers turn
+    // public read on for its anonymous workloads; these workloads all send credentials).
+    const database = { ...sqliteDatabase(dir, `${file}.sqlite`), env: { PUBLIC_READ: 'false' } };
     build.server = await startServer({ dir, pinning, entry: join(build.dist, 'main.js') }, 'sqlite', database, file);
     await run(build, 'create', WARMUP_SEC);
   }
