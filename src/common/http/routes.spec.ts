@@ -21,7 +21,8 @@ describe('installRouteDefaults', () => {
       installRouteDefaults(nest);
       await nest.close();
     }
-    const guards = (Reflect.getMetadata(GUARDS_METADATA, NotesController.prototype.create) ?? []) as unknown[];
+    const handler = Object.getOwnPropertyDescriptor(NotesController.prototype, 'create')?.value as object;
+    const guards = (Reflect.getMetadata(GUARDS_METADATA, handler) ?? []) as unknown[];
     expect(guards.filter((guard) => guard instanceof JsonBodyReader)).toHaveLength(1);
   });
 });
