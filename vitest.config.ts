@@ -76,9 +76,9 @@ export default defineConfig(async () => {
   return {
     test: {
       // One worker more than the cores: much of an e2e file's time waits on sockets, databases and
-      // child processes, which a third file fills on a 2-core machine (npm test 800 s with 2
-      // workers, 406 s with 3, every test passing). Test apps hash cheaply unless they test hashing,
-      // so the CPU-bound files no longer time out beside each other.
+      // child processes, which a third file fills: on a 2-core machine the whole suite passed with 3
+      // workers in about 400 s. Test apps hash cheaply unless they test hashing, so the CPU-bound
+      // files no longer time out beside each other.
       maxWorkers: availableParallelism() + 1,
       projects: [
         { test: { ...common, name: 'unit', include: ['src/**/*.spec.ts'] } },
