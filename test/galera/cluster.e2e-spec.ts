@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
@@ -13,7 +15,7 @@ import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.
 import { basicHeader } from '../helpers/test-app.js';
 import { buildService, startService, type RunningService } from '../helpers/built-service.js';
 import { CreateLoad, expectedRow, rowToEvent, type SentCreate, type StoredEvent } from '../helpers/create-load.js';
-import { GaleraCluster } from '../helpers/galera-cluster.js';
+import { GaleraCluster, mysqlIds } from '../helpers/galera-cluster.js';
 import { ROOT } from '../helpers/service-process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -648,10 +650,21 @@ describe('the built service on a three-node Galera cluster', () => {
       1,
       () => cluster.kill(1),
       async () => {
+        // A starting server deletes every #sql* file in its tmpdir: the node must not start in
+        // the machine's /tmp, where the other test files' MariaDB keeps its live temporary tables.
+        const probe = join(tmpdir(), `#sql-galera-probe-${process.pid}-${Date.now()}.MAI`);
+        writeFileSync(probe, '');
+        const owner = mysqlIds() as { uid: number; gid: number };
+        chownSync(probe, owner.uid, owner.gid);
         const restartedAt = Date.now();
-        cluster.restart(1);
-        await cluster.waitUntilSynced(1, 3, REJOIN_MS);
-        rejoinedMs = Date.now() - restartedAt;
+        try {
+          cluster.restart(1);
+          await cluster.waitUntilSynced(1, 3, REJOIN_MS);
+          rejoinedMs = Date.now() - restartedAt;
+          expect(existsSync(probe), 'a temporary table of another server in /tmp outlives the node restart').toBe(true);
+        } finally {
+          rmSync(probe, { force: true });
+        }
       },
     );
     process.stdout.write(`[galera] node killed: ${JSON.stringify({ ...figures, rejoinedMs })}\n`);

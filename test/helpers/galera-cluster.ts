@@ -47,7 +47,7 @@ export function galeraProblem(): string | null {
   return null;
 }
 
-function mysqlIds(): { uid: number; gid: number } | undefined {
+export function mysqlIds(): { uid: number; gid: number } | undefined {
   try {
     const uid = Number(execFileSync('id', ['-u', 'mysql'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'mysql'], { encoding: 'utf8' }).trim());
@@ -151,9 +151,11 @@ export class GaleraCluster {
     try {
       const ids = mysqlIds() as { uid: number; gid: number };
       for (const node of nodes) {
-        mkdirSync(join(node.dir, 'data'), { recursive: true });
+        for (const sub of ['data', 'tmp']) {
+          mkdirSync(join(node.dir, sub), { recursive: true });
+          chownSync(join(node.dir, sub), ids.uid, ids.gid);
+        }
         chownSync(node.dir, ids.uid, ids.gid);
-        chownSync(join(node.dir, 'data'), ids.uid, ids.gid);
         writeFileSync(cluster.configFile(node), cluster.config(node));
       }
       // Only the first node gets a system schema; the others receive the whole of it by SST.
@@ -299,6 +301,9 @@ export class GaleraCluster {
       `socket=${join(node.dir, 'mysqld.sock')}`,
       `pid-file=${join(node.dir, 'mysqld.pid')}`,
       `log-error=${join(node.dir, 'error.log')}`,
+      // Its own: a starting server deletes every #sql* file in its tmpdir, and /tmp holds the
+      // live temporary tables of the machine's MariaDB that the other test files query.
+      `tmpdir=${join(node.dir, 'tmp')}`,
       `port=${node.sqlPort}`,
       'bind-address=127.0.0.1',
       // Small: three servers share a 2-core machine with the rest of the test suite.
