@@ -109,3 +109,43 @@ describe('parseBasicAuthorization', () => {
     expect(parseBasicAuthorization('')).toBeNull();
   });
 });
+
+describe('parseBasicAuthorization and base64 decoded then encoded again', () => {
+  /** The rule it replaced: a token is well-formed when encoding its bytes again gives it back. */
+  function reEncodes(token: string): boolean {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(token) || token.length % 4 === 1) return false;
+    const bytes = Buffer.from(token, 'base64');
+    return bytes.toString('base64').replace(/=+$/, '') === token.replace(/=+$/, '');
+  }
+
+  it('accept the same tokens: every digit and padding of up to 8 characters, at random', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
+    // A colon first, so that every token that decodes exactly to UTF-8 is credentials.
+    const prefix = Buffer.from('u:').toString('base64').slice(0, 3); // "dTo" holds "u:" and 2 bits
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let accepted = 0;
+    const disagreements: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      let token = `${prefix}${'A'}`; // "dToA": "u:" and a NUL byte's first bits, a whole group
+      const length = random(9);
+      for (let j = 0; j < length; j++) token += alphabet[random(alphabet.length)];
+      const parsed = parseBasicAuthorization(`Basic ${token}`);
+      let utf8 = true;
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(token, 'base64'));
+      } catch {
+        utf8 = false;
+      }
+      if ((parsed !== null) !== (reEncodes(token) && utf8)) disagreements.push(token);
+      if (parsed !== null) accepted++;
+    }
+    expect(disagreements).toStrictEqual([]);
+    // Both kinds were met.
+    expect(accepted).toBeGreaterThan(1000);
+    expect(accepted).toBeLessThan(19_000);
+  });
+});
