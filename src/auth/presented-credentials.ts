@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { type BasicCredentials, parseBasicAuthorization } from './basic-credentials.js';
-import { normalizeUsername } from './user.rules.js';
+import { normalizeUsername, toNfc } from './user.rules.js';
 
 const PRESENTED = Symbol('presented credentials');
 
@@ -52,7 +52,7 @@ export class PresentedCredentials {
   private static from({ username, password }: BasicCredentials, keyer: CredentialKeyer): PresentedCredentials {
     // NFC, as user names are stored and passwords hashed (PasswordHasher): spellings that verify
     // alike share a cache entry and a failure count.
-    const credentials = { username: normalizeUsername(username), password: password.normalize('NFC') };
+    const credentials = { username: normalizeUsername(username), password: toNfc(password) };
     return new PresentedCredentials(keyer.keyOf(credentials), credentials);
   }
 }
