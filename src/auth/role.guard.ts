@@ -28,7 +28,8 @@ export class RoleGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const needed = this.roleNeeded(context);
     if (needed === null) return true;
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
+    // By index, as the Basic guard does: switchToHttp() builds three closures on every call.
+    const request = context.getArgByIndex<Request & { user?: AuthenticatedUser }>(0);
     const { user } = request;
     if (user && roleAllows(user.role, needed)) return true;
     if (user === undefined && isAnonymousRead(request)) return true;

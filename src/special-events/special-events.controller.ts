@@ -18,7 +18,7 @@ import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { CachePolicy, REVALIDATED_CACHE_CONTROL } from '../common/http/cache-policy.js';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
-import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } from '../common/http/public-read.js';
+import { answeredNotModified, isAnonymousRead, PublicRead, publicCacheControl } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
@@ -63,14 +63,15 @@ export class SpecialEventsController {
   @ApiListSpecialEvents()
   async list(
     @Query() query: ListSpecialEventsQuery,
-    @AnonymousRead() anonymous: boolean,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const page = await this.events.list(query);
     if (page.nextCursor !== undefined)
       response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
-    if (!anonymous) response.json(page.events.map(toResponse));
+    // Read from the request rather than through @AnonymousRead(): a custom parameter goes through
+    // the global validation pipe (a few promises on every request) for a boolean no pipe checks.
+    if (!isAnonymousRead(request)) response.json(page.events.map(toResponse));
     else if (!answeredNotModified(request, response, this.publicCache, publicListEtagOf(page)))
       response.json(page.events.map(toPublicResponse));
   }
@@ -98,12 +99,12 @@ export class SpecialEventsController {
   async get(
     @Param() { eventId }: EventIdParams,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @AnonymousRead() anonymous: boolean,
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const event = await this.events.get(eventId);
-    if (anonymous) {
+    // As in list: read from the request, not through a pipeable @AnonymousRead() parameter.
+    if (isAnonymousRead(request)) {
       if (!answeredNotModified(request, response, this.publicCache, publicEtagOf(event)))
         response.json(toPublicResponse(event));
       return;
