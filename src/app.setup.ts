@@ -22,7 +22,7 @@ import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
 import { HttpMetrics } from './common/http/http.metrics.js';
-import { setupOpenApi } from './openapi/openapi.js';
+import { refusesOutsideDocsPageFiles, setupOpenApi } from './openapi/openapi.js';
 
 export interface CreateAppOptions {
   /**
@@ -78,12 +78,15 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   if (config.corsOrigins.length > 0 || config.publicRead.enabled) app.enableCors(corsOptionsOf(app, config));
-  // After CORS (preflights are answered there), before any route, in one layer: a write from
-  // another site's page is refused (crossSiteWriteRefusal), and a path that is not valid
-  // percent-encoding is escaped (escapeMalformedPercentEncoding).
+  // After CORS (preflights are answered there), before any route, in one layer (each layer is
+  // work on every request): a write from another site's page is refused (crossSiteWriteRefusal),
+  // a path that is not valid percent-encoding is escaped (escapeMalformedPercentEncoding), and
+  // below /docs only the Swagger UI page's own files go on (refusesOutsideDocsPageFiles).
   const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
   app.use((request: Request, response: Response, next: NextFunction) => {
-    if (!refusesCrossSiteWrite(request, response)) escapeMalformedPercentEncoding(request, response, next);
+    if (refusesCrossSiteWrite(request, response)) return;
+    escapeMalformedPercentEncoding(request);
+    if (!refusesOutsideDocsPageFiles(request, response)) next();
   });
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);

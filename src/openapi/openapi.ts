@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Application, NextFunction, Request, Response } from 'express';
+import type { Application, Request, Response } from 'express';
 import { documentExtensionsOf } from '../common/http/document-extension.js';
 import { PUBLIC_READ } from '../common/http/public-read.js';
 import { methodName, type Route, routesOf } from '../common/http/routes.js';
@@ -145,13 +145,13 @@ function documentTestCookie(document: OpenAPIObject): void {
 /**
  * Serves the document at /openapi.json and a browsable reference at /docs, without auth. `GET /`
  * redirects to /docs (302, not cached as a permanent move: the root may serve something else one
- * day), so that whoever opens the service's address in a browser finds its reference.
+ * day), so that whoever opens the service's address in a browser finds its reference. Below /docs
+ * only the page's own files are served: `refusesOutsideDocsPageFiles` runs before these routes,
+ * in the one layer that checks every request before routing (app.setup.ts, configureApp).
  */
 export function setupOpenApi(app: INestApplication): void {
   const express = app.getHttpAdapter().getInstance() as Application;
   express.get('/', (_request, response) => response.redirect(302, '/docs'));
-  // Before SwaggerModule's static folder: see onlyDocsPageFiles.
-  express.use(onlyDocsPageFiles);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     raw: ['json'],
@@ -179,17 +179,22 @@ const DOCS_PAGE_FILES = new Set([
 /** Matched as Express routes it: any letter case of `/docs`, then `/…` or the end. */
 const BELOW_DOCS = /^\/docs(?=\/|$)/i;
 
+/** The character code of `d`; `code | 0x20` is it for `d` and `D` alone. */
+const LOWER_D = 0x64;
+
 /**
  * Below /docs, a 404 problem for any path not in DOCS_PAGE_FILES, compared as sent (so that no
- * percent-encoding or dot segment reaches the static folder as another file's name).
+ * percent-encoding or dot segment reaches the static folder as another file's name). True when it
+ * answered the request; it runs on every request before routing (configureApp), so a path whose
+ * second character is not a `d` is let through at once.
  */
-function onlyDocsPageFiles(request: Request, response: Response, next: NextFunction): void {
-  const queryAt = request.url.indexOf('?');
-  const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+export function refusesOutsideDocsPageFiles(request: Request, response: Response): boolean {
+  const url = request.url;
+  if ((url.charCodeAt(1) | 0x20) !== LOWER_D) return false;
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
   const docs = BELOW_DOCS.exec(path);
-  if (docs === null || DOCS_PAGE_FILES.has(path.slice(docs[0].length))) {
-    next();
-    return;
-  }
+  if (docs === null || DOCS_PAGE_FILES.has(path.slice(docs[0].length))) return false;
   sendProblem(request, response, new ProblemException(404, 'No resource exists at this path.'));
+  return true;
 }

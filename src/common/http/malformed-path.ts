@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 
 /**
  * Express decodes path parameters while routing, before any guard runs, and answers a path that
@@ -6,8 +6,9 @@ import type { NextFunction, Request, Response } from 'express';
  * caller would get past authentication. When the path does not decode, its `%` signs are escaped
  * so that routing goes on with the literal text: the guard answers first (401), then validation
  * (400, the id is not a UUID). `originalUrl`, and so the problem's `instance`, stays as sent.
+ * Run before routing, on every request (configureApp).
  */
-export function escapeMalformedPercentEncoding(request: Request, _response: Response, next: NextFunction): void {
+export function escapeMalformedPercentEncoding(request: Request): void {
   const queryAt = request.url.indexOf('?');
   const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
   if (path.includes('%')) {
@@ -17,5 +18,4 @@ export function escapeMalformedPercentEncoding(request: Request, _response: Resp
       request.url = path.replaceAll('%', '%25') + (queryAt === -1 ? '' : request.url.slice(queryAt));
     }
   }
-  next();
 }
