@@ -33,6 +33,24 @@ function isCanonical(digits: string): boolean {
   return (digitValue(digits.charCodeAt(digits.length - 1)) & (rest === 2 ? 0x0f : 0x03)) === 0;
 }
 
+/** A byte beyond ASCII, in the one-character-per-byte string `atob` answers. */
+const HIGH_BYTE = /[\u0080-\u00ff]/;
+
+/**
+ * The UTF-8 text that canonical base64 `digits` encode, or null when the bytes are not UTF-8.
+ * Nearly all credentials are ASCII, whose bytes are their text: `atob` gives it without a Buffer
+ * or a decoder; any other bytes go through the strict decoder.
+ */
+function utf8Of(digits: string): string | null {
+  const bytes = atob(digits);
+  if (!HIGH_BYTE.test(bytes)) return bytes;
+  try {
+    return utf8.decode(Buffer.from(digits, 'base64'));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Parses `Basic <base64(user:password)>`. The scheme is case-insensitive, the credentials are
  * UTF-8, and only the FIRST colon separates user from password, so a password may contain ":"
@@ -45,16 +63,13 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
   if (header === undefined) return null;
   const match = BASIC.exec(header);
   if (!match) return null;
-  const [, digits, padding] = match as unknown as [string, string, string];
+  const digits = match[1] as string;
+  const padding = match[2] as string;
   if ((digits.length + padding.length) % 4 === 1) return null;
   // Node skips characters it cannot decode; the token must be exactly the encoding of its bytes.
   if (!isCanonical(digits)) return null;
-  let decoded: string;
-  try {
-    decoded = utf8.decode(Buffer.from(digits, 'base64'));
-  } catch {
-    return null;
-  }
+  const decoded = utf8Of(digits);
+  if (decoded === null) return null;
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
