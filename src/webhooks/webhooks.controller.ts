@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nest
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
+import { CachePolicy } from '../common/http/cache-policy.js';
 import { ApiDocumentExtension } from '../common/http/document-extension.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { CreateWebhookDto } from './dto/create-webhook.dto.js';
@@ -26,6 +27,9 @@ export class WebhooksController {
 
   @Post()
   @HttpCode(201)
+  // The answer holds the signing secret. The Basic guard sets the policy before any other guard
+  // runs, so a replayed answer (Idempotency-Key), sent by the idempotency guard, carries it too.
+  @CachePolicy('no-store')
   // Above @Idempotent(), so that they replace its 409 and 422 (decorators apply bottom-up) with this
   // operation's words, which name both causes of each.
   @ApiCreateWebhook()

@@ -1,5 +1,4 @@
-import { type MiddlewareConsumer, Module, type NestModule, type OnModuleInit, RequestMethod } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { Registry } from 'prom-client';
 import type { AppConfig } from '../config/app-config.js';
@@ -52,7 +51,7 @@ import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
     },
   ],
 })
-export class WebhooksModule implements NestModule, OnModuleInit {
+export class WebhooksModule implements OnModuleInit {
   constructor(
     private readonly participants: EventWriteParticipants,
     private readonly dispatcher: WebhookDispatcher,
@@ -69,15 +68,4 @@ export class WebhooksModule implements NestModule, OnModuleInit {
       },
     });
   }
-
-  configure(consumer: MiddlewareConsumer): void {
-    // Before the guards, so that a replayed answer (Idempotency-Key), which the idempotency guard
-    // sends without the handler, carries it too: the body holds the signing secret.
-    consumer.apply(noStore).forRoutes({ path: 'webhooks', method: RequestMethod.POST });
-  }
-}
-
-function noStore(_request: Request, response: Response, next: NextFunction): void {
-  response.setHeader('Cache-Control', 'no-store');
-  next();
 }
