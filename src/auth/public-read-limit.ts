@@ -11,6 +11,9 @@ import { clientAddress } from './basic.strategy.js';
 import { SharedWindowCounts } from './public-read-hits.js';
 import { hitCountsFor } from './public-read-hits.repository.js';
 
+/** The answer for a request that is not counted: one settled promise, shared. */
+const NOT_COUNTED = Promise.resolve(true);
+
 /**
  * The rate limit of anonymous reads (PUBLIC_RATE_LIMIT per PUBLIC_RATE_WINDOW_SECONDS and client
  * address): @nestjs/throttler's guard, global, after the Basic guard, counting only the requests
@@ -34,6 +37,14 @@ export class PublicReadThrottler extends ThrottlerGuard implements OnApplication
 
   onApplicationShutdown(): void {
     this.counts.close();
+  }
+
+  /**
+   * Nearly every request here sends credentials, and only the anonymous reads count: the others
+   * are let through before the base class's asynchronous work (metadata reads, awaits) begins.
+   */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    return isAnonymousRead(context.getArgByIndex<Request>(0)) ? super.canActivate(context) : NOT_COUNTED;
   }
 
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
