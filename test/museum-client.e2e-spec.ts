@@ -37,6 +37,15 @@ beforeAll(() => {
   museum = museumClient(t.baseUrl);
 });
 
+/** What the features' tests get (test/helpers/museum-client.ts). */
+const kit: MuseumClientKit = {
+  t,
+  get museum() {
+    return museum;
+  },
+  create,
+};
+
 async function create(event: MuseumEvent): Promise<MuseumEvent & { eventId: string }> {
   const { data, error, response } = await museum.POST('/special-events', { body: event });
   expect({ status: response.status, error }).toStrictEqual({ status: 201, error: undefined });
@@ -141,13 +150,6 @@ describe('a client generated from the Museum API (openapi-typescript + openapi-f
     expect(error).toMatchObject({ title: 'Bad Request', status: 400 });
   });
 
-  const kit: MuseumClientKit = {
-    t,
-    get museum() {
-      return museum;
-    },
-    create,
-  };
   it.each(FEATURES.flatMap((rows) => rows.tests(kit)).map(({ title, run }) => [title, run] as const))(
     '%s',
     async (_title, run) => {
