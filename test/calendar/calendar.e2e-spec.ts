@@ -6,12 +6,9 @@ import { DataSource } from 'typeorm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
 import { CalendarFeedService } from '../../src/calendar/calendar-feed.service.js';
-import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
-import { MIGRATIONS } from '../../src/features.js';
 import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
+import { insertOldEvent, releaseBefore } from '../helpers/migration-history.js';
 
 /**
  * The calendar feed (docs/api.md, Calendar feed): GET /special-events.ics with Basic credentials,
@@ -581,25 +578,9 @@ describe('calendar tokens', () => {
 
 describe('the migration', () => {
   it('stamps the events that exist when it runs with the time it ran', async () => {
-    const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(
-      loadConfig({ DATABASE_URL: database.url }).database,
-      false,
-      DEFAULT_POOL,
-      MIGRATIONS,
-    );
-    const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
-    const calendarAt = all.findIndex((migration) => migration.name === 'Calendar1764300000000');
-    expect(calendarAt).toBeGreaterThan(0);
-    const before = all.slice(0, calendarAt);
-    const after = all.length - calendarAt - 1;
-    const old = new DataSource({ ...options, migrations: [...before], migrationsRun: true });
+    const { database, options, old, later } = await releaseBefore('Calendar1764300000000');
     try {
-      await old.initialize();
-      await old.query(
-        'INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["2026-12-01"]', 1, 1, '2026-12-01'],
-      );
+      await insertOldEvent(old);
       await old.destroy();
       const startedAt = Date.now();
       const upgraded = new DataSource({ ...options, migrationsRun: true });
@@ -616,7 +597,7 @@ describe('the migration', () => {
           { n: expect.anything() as unknown },
         ]);
         // The migrations after the calendar's, then the calendar's.
-        for (let i = 0; i <= after; i++) await upgraded.undoLastMigration();
+        for (let i = 0; i <= later; i++) await upgraded.undoLastMigration();
         await expect(upgraded.query('SELECT 1 FROM calendar_event_stamps')).rejects.toThrow(/calendar_event_stamps/);
         await expect(upgraded.query('SELECT 1 FROM calendar_tokens')).rejects.toThrow(/calendar_tokens/);
       } finally {

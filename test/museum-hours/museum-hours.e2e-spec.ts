@@ -3,13 +3,10 @@ import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
-import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
-import { MIGRATIONS } from '../../src/features.js';
 import { MuseumHoursService } from '../../src/museum-hours/museum-hours.service.js';
 import { expectProblem, expectStatus, expectUnauthorized, type Body } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
+import { insertOldEvent, releaseBefore } from '../helpers/migration-history.js';
 
 /**
  * Museum hours (docs/api.md, Museum hours): getMuseumHours as the Museum API has it, the week and
@@ -536,23 +533,9 @@ describe('through the shared pipeline', () => {
 
 describe('the migration', () => {
   it('upgrades a database of the previous release in place, and can be reverted', async () => {
-    const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(
-      loadConfig({ DATABASE_URL: database.url }).database,
-      false,
-      DEFAULT_POOL,
-      MIGRATIONS,
-    );
-    const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
-    const at = all.findIndex((migration) => migration.name === 'MuseumHours1764400001000');
-    expect(at).toBeGreaterThan(0);
-    const old = new DataSource({ ...options, migrations: all.slice(0, at), migrationsRun: true });
+    const { database, options, old, later } = await releaseBefore('MuseumHours1764400001000');
     try {
-      await old.initialize();
-      await old.query(
-        'INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["2026-12-01"]', 1, 1, '2026-12-01'],
-      );
+      await insertOldEvent(old);
       await old.destroy();
       const upgraded = new DataSource({ ...options, migrationsRun: true });
       await upgraded.initialize();
@@ -562,7 +545,7 @@ describe('the migration', () => {
         for (const table of ['museum_weekly_hours', 'museum_hours_exceptions', 'museum_general_admissions']) {
           await expect(upgraded.query(`SELECT COUNT(*) AS n FROM ${table}`)).resolves.toHaveLength(1);
         }
-        for (let i = at; i < all.length; i++) await upgraded.undoLastMigration();
+        for (let i = 0; i <= later; i++) await upgraded.undoLastMigration();
         await expect(upgraded.query('SELECT 1 FROM museum_weekly_hours')).rejects.toThrow(/museum_weekly_hours/);
       } finally {
         await upgraded.destroy();

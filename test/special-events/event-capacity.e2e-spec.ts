@@ -2,9 +2,6 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/database-options.js';
-import { MIGRATIONS } from '../../src/features.js';
 import type { SqlStatement } from '../../src/database/sql.js';
 import { EventSeats } from '../../src/special-events/event-seats.js';
 import type { SpecialEvent } from '../../src/special-events/special-event.entity.js';
@@ -12,7 +9,7 @@ import { SpecialEventsRepository } from '../../src/special-events/special-events
 import { SpecialEventsService, type TicketReservation } from '../../src/special-events/special-events.service.js';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
-import { createTestDatabase, TEST_DATABASE } from '../helpers/test-database.js';
+import { insertOldEvent, releaseBefore } from '../helpers/migration-history.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { buyTicket, readTicket } from '../tickets/api.js';
 import { removeWebhook, subscribeWebhook } from '../webhooks/api.js';
@@ -411,23 +408,9 @@ describe('publishNewEvent webhooks', () => {
 
 describe('the migration', () => {
   it('gives the events that exist when it runs no capacity and 0 tickets sold', async () => {
-    const database = await createTestDatabase(TEST_DATABASE);
-    const options = buildDataSourceOptions(
-      loadConfig({ DATABASE_URL: database.url }).database,
-      false,
-      DEFAULT_POOL,
-      MIGRATIONS,
-    );
-    const all = MIGRATIONS[TEST_DATABASE === 'mysql' ? 'mysql' : 'sqlite'];
-    const at = all.findIndex((migration) => migration.name === 'EventCapacity1764400000000');
-    expect(at).toBeGreaterThan(0);
-    const old = new DataSource({ ...options, migrations: all.slice(0, at), migrationsRun: true });
+    const { database, options, old, later } = await releaseBefore('EventCapacity1764400000000');
     try {
-      await old.initialize();
-      await old.query(
-        'INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        ['a0000000-0000-4000-8000-000000000000', 'A', 'L', 'D', '["2026-12-01"]', 1, 7, '2026-12-01'],
-      );
+      await insertOldEvent(old, 7);
       await old.destroy();
       const upgraded = new DataSource({ ...options, migrationsRun: true });
       await upgraded.initialize();
@@ -439,7 +422,7 @@ describe('the migration', () => {
           rows.map((row) => ({ ...row, version: Number(row.version), tickets_sold: Number(row.tickets_sold) })),
         ).toEqual([{ event_id: 'a0000000-0000-4000-8000-000000000000', version: 7, capacity: null, tickets_sold: 0 }]);
         // The migrations after this one, then this one: the columns are gone, the event stays.
-        for (let i = at; i < all.length; i++) await upgraded.undoLastMigration();
+        for (let i = 0; i <= later; i++) await upgraded.undoLastMigration();
         await expect(upgraded.query('SELECT tickets_sold FROM special_events')).rejects.toThrow(/tickets_sold/);
         await expect(upgraded.query('SELECT capacity FROM special_events')).rejects.toThrow(/capacity/);
         await expect(upgraded.query('SELECT event_id FROM special_events')).resolves.toHaveLength(1);
