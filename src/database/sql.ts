@@ -102,7 +102,7 @@ export class Sql {
   }
 
   async select<T>(sql: string, parameters: readonly unknown[] = [], options: ReadOptions = {}): Promise<T[]> {
-    const db = sqliteConnectionOf(this.dataSource);
+    const db = this.sqlite();
     if (db === undefined) {
       if (options.exact || options.arrays) {
         return (await readBinary(this.dataSource, sql, parameters, options.arrays === true)) as T[];
@@ -122,7 +122,7 @@ export class Sql {
   /** Runs one write statement; resolves with the rows it changed, once durable. */
   execute(sql: string, parameters: readonly unknown[] = []): Promise<number> {
     return this.tracked(() => {
-      const db = sqliteConnectionOf(this.dataSource);
+      const db = this.sqlite();
       if (db !== undefined) {
         const statement = this.statement(db, sql);
         return SqliteGroupCommit.of(db).writeStatement(() => statement.run(...parameters).changes);
@@ -151,7 +151,7 @@ export class Sql {
     options: TransactionOptions = {},
   ): Promise<number[] | null> {
     return this.tracked(() => {
-      const db = sqliteConnectionOf(this.dataSource);
+      const db = this.sqlite();
       if (db !== undefined) {
         const guarded = guard === null ? null : { statement: this.statement(db, guard.sql), guard };
         const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
@@ -231,6 +231,17 @@ export class Sql {
       pending = Promise.reject(error);
     }
     return this.writeHealth.track(pending);
+  }
+
+  /**
+   * The better-sqlite3 connection, or undefined on MySQL. On SQLite without an open connection (a
+   * DataSource destroyed, or not yet initialized again) throws "The database connection is not
+   * open", which is answered 503.
+   */
+  private sqlite(): Database.Database | undefined {
+    const db = sqliteConnectionOf(this.dataSource);
+    if (db === undefined && !this.isMysql) throw new Error('The database connection is not open');
+    return db;
   }
 
   /** MySQL: one statement, on a connection of its own; resolves with the rows it changed. */
