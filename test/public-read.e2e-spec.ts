@@ -7,8 +7,10 @@ import { PUBLIC_READ } from '../src/common/http/public-read.js';
 import { routesOf } from '../src/common/http/routes.js';
 import { PUBLIC_READ_DESCRIPTION, PUBLIC_READ_OPERATION } from '../src/openapi/openapi.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus, validEvent } from './helpers/problem-assertions.js';
+import { featureRows } from './helpers/feature-rows.js';
+import type { PublicReadRows } from './helpers/public-read-rows.js';
 import { AUTH, basicHeader, TEST_USER, type TestApp, useTestApp } from './helpers/test-app.js';
-import { setHoursOn, setWeeklyHours } from './museum-hours/api.js';
+import { hoursPath, setHoursOn, setWeeklyHours } from './museum-hours/api.js';
 import { buyTicket } from './tickets/api.js';
 
 /**
@@ -24,7 +26,11 @@ const DATE = daysAhead(60);
 const SOLD_DATE = daysAhead(61);
 const STAFF_ORIGIN = 'https://staff.example.org';
 const SITE_ORIGIN = 'https://www.museum.example';
-const PUBLIC_PATHS = ['/special-events', '/special-events.ics', '/museum-hours'];
+/** Each feature's reads under public read, beside the events' (test/<feature>/public-reads.ts). */
+const FEATURES = (await featureRows<PublicReadRows>('public-reads')).map(({ rows }) => rows);
+const PUBLIC_PATHS = ['/special-events', '/special-events.ics', ...FEATURES.flatMap((rows) => rows.paths ?? [])];
+/** Reads behind credentials whatever public read says. */
+const PRIVATE_READS = FEATURES.flatMap((rows) => rows.privateReads ?? []);
 const WEEK = {
   monday: { timeOpen: '09:00', timeClose: '18:00' },
   tuesday: { timeOpen: '09:00', timeClose: '18:00' },
@@ -242,7 +248,8 @@ describe('public read on', () => {
   it('serves the hours and the calendar without credentials, with tags and 304s', async () => {
     const week = await setWeeklyHours(t.baseUrl, WEEK);
     expectStatus(week, 200);
-    const hours = await request(t.baseUrl).get('/museum-hours?startDate=2031-05-03&limit=3');
+    const hoursOf3May = hoursPath({ startDate: '2031-05-03', limit: 3 });
+    const hours = await request(t.baseUrl).get(hoursOf3May);
     expectStatus(hours, 200);
     expectPublicHeaders(hours);
     expect(hours.body).toEqual([
@@ -251,13 +258,13 @@ describe('public read on', () => {
       { date: '2031-05-06', timeOpen: '09:00', timeClose: '18:00' },
     ]);
     const cached = await request(t.baseUrl)
-      .get('/museum-hours?startDate=2031-05-03&limit=3')
+      .get(hoursOf3May)
       .set('If-None-Match', hours.headers.etag as string);
     expectStatus(cached, 304);
     expectPublicHeaders(cached);
     expectStatus(await setHoursOn(t.baseUrl, '2031-05-03', { closed: true }), 200);
     const changed = await request(t.baseUrl)
-      .get('/museum-hours?startDate=2031-05-03&limit=3')
+      .get(hoursOf3May)
       .set('If-None-Match', hours.headers.etag as string);
     expectStatus(changed, 200);
     expect((changed.body as Body[])[0].date).toBe('2031-05-05');
@@ -312,8 +319,8 @@ describe('public read on', () => {
     for (const [method, path] of [
       ['post', '/special-events'],
       ['delete', '/special-events/01890a5d-ac96-774b-bcce-b302099a8057'],
-      ['put', '/museum-hours'],
       ['get', '/special-events/01890a5d-ac96-774b-bcce-b302099a8057/tickets'],
+      ...FEATURES.flatMap((rows) => rows.closed ?? []),
     ] as const) {
       expectStatus(await request(t.baseUrl)[method](path), 401);
     }
@@ -330,10 +337,11 @@ describe('public read on', () => {
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
     expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD');
     // Asking to send credentials, or to write, is the CORS_ORIGINS rule: an unlisted origin gets nothing.
+    expect(PRIVATE_READS.length).toBeGreaterThan(0);
     for (const [method, headers, path] of [
       ['GET', 'authorization', '/special-events'],
       ['POST', 'content-type', '/special-events'],
-      ['GET', '', '/tickets/01890a5d-ac96-774b-bcce-b302099a8057'],
+      ...PRIVATE_READS.map((path) => ['GET', '', path]),
     ]) {
       const refused = await request(t.baseUrl)
         .options(path)
@@ -348,11 +356,11 @@ describe('public read on', () => {
       .set('Access-Control-Request-Method', 'GET')
       .set('Access-Control-Request-Headers', 'authorization');
     expect(staff.headers['access-control-allow-origin']).toBe(STAFF_ORIGIN);
-    const ticket = await request(t.baseUrl)
-      .get('/tickets/01890a5d-ac96-774b-bcce-b302099a8057')
-      .set('Origin', SITE_ORIGIN);
-    expectStatus(ticket, 401);
-    expect(ticket.headers['access-control-allow-origin']).toBeUndefined();
+    for (const path of PRIVATE_READS) {
+      const read = await request(t.baseUrl).get(path).set('Origin', SITE_ORIGIN);
+      expectStatus(read, 401);
+      expect(read.headers['access-control-allow-origin']).toBeUndefined();
+    }
   });
 
   it('keeps the liveness probe answered beside a flood of anonymous reads', async () => {
@@ -404,7 +412,12 @@ describe('public read on', () => {
       }
     }
     expect(publicOperations.sort()).toEqual(
-      ['getMuseumHours', 'getSpecialEvent', 'getSpecialEventsCalendar', 'listSpecialEvents'].sort(),
+      [
+        'getSpecialEvent',
+        'getSpecialEventsCalendar',
+        'listSpecialEvents',
+        ...FEATURES.flatMap((rows) => rows.operationIds ?? []),
+      ].sort(),
     );
     expect(document.info.description?.endsWith(PUBLIC_READ_DESCRIPTION)).toBe(true);
     document.info.description = document.info.description?.slice(0, -PUBLIC_READ_DESCRIPTION.length);
@@ -425,13 +438,8 @@ describe('public read: the rate limit', () => {
   it('answers 429 with Retry-After past the limit, per client address as the proxy gives it', async () => {
     // The client is the address the trusted proxy appended; the leftmost entries are the client's own words.
     const from = (client: string, spoof: string) => ({ 'X-Forwarded-For': `${spoof}, ${client}` });
-    const paths = [
-      '/special-events',
-      '/museum-hours',
-      '/special-events.ics',
-      '/special-events?limit=1',
-      '/museum-hours',
-    ];
+    // Five reads, the public paths in turn: the limit counts them all, whichever path.
+    const paths = Array.from({ length: 5 }, (_, i) => PUBLIC_PATHS[i % PUBLIC_PATHS.length]);
     for (const [i, path] of paths.entries()) {
       expectStatus(
         await request(t.baseUrl)

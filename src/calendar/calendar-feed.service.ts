@@ -4,7 +4,7 @@ import { SpecialEventsService } from '../special-events/special-events.service.j
 import { CalendarEventStamps, type StampsVersion } from './calendar.repository.js';
 import { FEED_EVENT_CAP, FEED_MAX_OCTETS, FEED_PAGE_SIZE, PRODUCT_ID, type FeedRange } from './calendar-feed.js';
 import { type BuiltFeed, buildFeed } from './feed-builder.js';
-import { FeedTurns } from './feed-turns.js';
+import { FeedTurns, LoopShare } from './feed-turns.js';
 
 /** What a feed request comes to. */
 export type FeedOutcome =
@@ -15,8 +15,8 @@ export type FeedOutcome =
   | { readonly kind: 'abandoned' };
 
 /**
- * The most time the feed's work holds the event loop before it lets other requests in (a list
- * page read on SQLite, which is synchronous, is the one step longer than a VEVENT).
+ * The most time the feeds' work, all feeds together, holds the event loop before it lets other
+ * requests in (a list page read on SQLite, which is synchronous, is the one step longer than a VEVENT).
  */
 const SLICE_MS = 10;
 
@@ -34,6 +34,7 @@ export const FEEDS_AT_ONCE = 4;
 @Injectable()
 export class CalendarFeedService {
   private readonly turns = new FeedTurns(FEEDS_AT_ONCE);
+  private readonly share = new LoopShare(SLICE_MS);
 
   constructor(
     private readonly events: SpecialEventsService,
@@ -62,7 +63,7 @@ export class CalendarFeedService {
         {
           readPage: (cursor) => this.events.list({ ...range, limit: FEED_PAGE_SIZE, cursor }),
           readStamps: (eventIds) => this.stamps.read(eventIds),
-          pause: slices(signal),
+          pause: async () => (await this.share.pause(), !signal.aborted),
         },
         { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest },
       );
@@ -86,16 +87,4 @@ function feedEtag(range: FeedRange, version: StampsVersion): string {
     .update(JSON.stringify([...inputs, version.count, version.latest, version.sum]))
     .digest();
   return `"${digest.subarray(0, 16).toString('base64url')}"`;
-}
-
-/** The build's `pause`: a turn of the event loop once SLICE_MS have passed; false once aborted. */
-function slices(signal: AbortSignal): () => Promise<boolean> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-    return !signal.aborted;
-  };
 }

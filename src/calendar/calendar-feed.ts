@@ -67,21 +67,40 @@ export function withinRange(date: string, range: FeedRange): boolean {
   );
 }
 
-/** One VEVENT's content lines, each ending in CRLF. */
-export function vevent(date: string, event: SpecialEvent, stamp: string): string {
-  return [
-    'BEGIN:VEVENT',
-    contentLine('UID', `${event.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
-    `DTSTAMP:${stamp}`,
-    `DTSTART;VALUE=DATE:${basicDate(date)}`,
-    `DTEND;VALUE=DATE:${nextDay(date)}`,
+/**
+ * What every VEVENT of one event shares, rendered once for all its dates: the SUMMARY, LOCATION
+ * and DESCRIPTION lines (escaped and folded: most of a VEVENT's bytes and of its rendering time),
+ * their size in octets, and the stamp as a DATE-TIME.
+ */
+export interface EventText {
+  readonly eventId: string;
+  readonly lines: string;
+  readonly octets: number;
+  readonly stamp: string;
+}
+
+export function eventText(event: SpecialEvent, stampMs: number): EventText {
+  const lines = [
     contentLine('SUMMARY', escapeText(event.name)),
     contentLine('LOCATION', escapeText(event.location)),
     contentLine('DESCRIPTION', escapeText(event.eventDescription)),
-    `LAST-MODIFIED:${stamp}`,
-    'END:VEVENT',
     '',
   ].join(CRLF);
+  return { eventId: event.eventId, lines, octets: Buffer.byteLength(lines, 'utf8'), stamp: utcDateTime(stampMs) };
+}
+
+/** One VEVENT's content lines, each ending in CRLF, and its size in octets (all but `text.lines` is ASCII). */
+export function vevent(date: string, text: EventText): { readonly text: string; readonly octets: number } {
+  const ascii = [
+    'BEGIN:VEVENT',
+    contentLine('UID', `${text.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
+    `DTSTAMP:${text.stamp}`,
+    `DTSTART;VALUE=DATE:${basicDate(date)}`,
+    `DTEND;VALUE=DATE:${nextDay(date)}`,
+    '',
+  ].join(CRLF);
+  const tail = `LAST-MODIFIED:${text.stamp}${CRLF}END:VEVENT${CRLF}`;
+  return { text: ascii + text.lines + tail, octets: ascii.length + text.octets + tail.length };
 }
 
 /** The VCALENDAR's head: its properties, with the counts only the whole feed knows (skipped: unknown when undefined). */

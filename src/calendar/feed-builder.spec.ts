@@ -200,6 +200,29 @@ describe('buildFeed, rendering', () => {
     expect(cut.at(-2)).toBe('END:VCALENDAR');
   });
 
+  it('counts octets, not characters, of text beyond ASCII; every day of an event has its whole text', async () => {
+    const wide = Object.assign(event('w', ['2026-01-01', '2026-01-02', '2026-01-03'], 'Nuit 🦕 des musées'), {
+      location: 'Aula, שער',
+      eventDescription: 'Dé\u0301jà vu; 恐竜 '.repeat(40),
+    });
+    const lines = await build(pagesOf([wide], 1));
+    const days = [...lines.join('\r\n').matchAll(/BEGIN:VEVENT\r\n[\s\S]*?END:VEVENT\r\n/g)].map(([day]) => day);
+    expect(days).toHaveLength(3);
+    // The same lines for each day but the date's own.
+    const shared = (day: string): string => day.replace(/2026010\d/g, 'DATE');
+    expect(new Set(days.map(shared)).size).toBe(1);
+    // A bound that two of the three days fit exactly: the third is left out, not the second.
+    const two = Buffer.byteLength(days.slice(0, 2).join(''));
+    expect(two).toBeGreaterThan(days.slice(0, 2).join('').length);
+    const cut = await build(pagesOf([wide], 1), { limits: { maxOctets: two } });
+    expect(cut.filter((line) => line.startsWith('DTSTART'))).toEqual([
+      'DTSTART;VALUE=DATE:20260101',
+      'DTSTART;VALUE=DATE:20260102',
+    ]);
+    const under = await build(pagesOf([wide], 1), { limits: { maxOctets: two - 1 } });
+    expect(under.filter((line) => line.startsWith('DTSTART'))).toEqual(['DTSTART;VALUE=DATE:20260101']);
+  });
+
   it('gives the same bytes for the same events', async () => {
     const listed = Array.from({ length: 300 }, (_, i) => event(`e${String(i).padStart(3, '0')}`, ['2026-01-01']));
     const first = await build(pagesOf(listed, 100));

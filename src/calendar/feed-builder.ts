@@ -5,9 +5,10 @@ import {
   FEED_MAX_OCTETS,
   FEED_TAIL,
   type FeedPage,
+  type EventText,
   type FeedRange,
+  eventText,
   feedHead,
-  utcDateTime,
   vevent,
   withinRange,
 } from './calendar-feed.js';
@@ -73,8 +74,8 @@ export async function buildFeed(
     for (let next = waiting.peek(); next !== undefined; next = waiting.peek()) {
       if (frontier !== undefined && next.key > frontier) break;
       waiting.pop();
-      const text = vevent(next.date, next.event, utcDateTime(next.stamp));
-      if (!output.add(text, limits.maxOctets)) {
+      const rendered = vevent(next.date, next.text);
+      if (!output.add(rendered.text, rendered.octets, limits.maxOctets)) {
         full = true;
         truncated = `OCTETS=${limits.maxOctets}`;
         waiting.clear();
@@ -97,8 +98,11 @@ export async function buildFeed(
       const dates = indexedDates(event.dates);
       if (dates.length === 0) skipped++;
       const stamp = stamps.get(event.eventId) ?? limits.stampless;
+      let text: EventText | undefined;
       for (const date of dates) {
-        if (withinRange(date, range)) waiting.push({ key: orderKey(date, event.eventId), date, event, stamp });
+        if (!withinRange(date, range)) continue;
+        text ??= eventText(event, stamp);
+        waiting.push({ key: orderKey(date, event.eventId), date, text });
       }
     }
     cursor = page.nextCursor;
@@ -143,9 +147,8 @@ class ChunkWriter {
   private pendingOctets = 0;
   private octets = 0;
 
-  /** Adds the text, or false when it would take the total past `maxOctets` (it is then left out). */
-  add(text: string, maxOctets: number): boolean {
-    const size = Buffer.byteLength(text, 'utf8');
+  /** Adds the text of `size` octets, or false when it would take the total past `maxOctets` (it is then left out). */
+  add(text: string, size: number, maxOctets: number): boolean {
     if (this.octets + size > maxOctets) return false;
     this.octets += size;
     this.pending.push(text);

@@ -1,4 +1,4 @@
-import { FeedTurns } from './feed-turns.js';
+import { FeedTurns, LoopShare } from './feed-turns.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -40,5 +40,38 @@ describe('FeedTurns', () => {
     const aborted = new AbortController();
     aborted.abort();
     expect(await new FeedTurns(1).take(aborted.signal)).toBeUndefined();
+  });
+});
+
+describe('LoopShare', () => {
+  it('gives the feeds built at once one share of each turn of the loop together, and each of them work in turn', async () => {
+    let clock = 0;
+    const share = new LoopShare(10, () => clock);
+    // What each of four builders did in each turn of the loop, a step of work costing 3 ms.
+    const turns: string[][] = [[]];
+    let stop = false;
+    const ticker = (async () => {
+      while (!stop) {
+        await tick();
+        turns.push([]);
+      }
+    })();
+    const builder = async (name: string, steps: number): Promise<void> => {
+      for (let step = 0; step < steps; step++) {
+        clock += 3;
+        turns.at(-1)?.push(name);
+        await share.pause();
+      }
+    };
+    await Promise.all(['a', 'b', 'c', 'd'].map((name) => builder(name, 20)));
+    stop = true;
+    await ticker;
+    const busy = turns.filter((turn) => turn.length > 0);
+    // 10 ms a turn for all four: four steps of 3 ms pass the share, then each of the three others
+    // already told to go on takes one more step. A share of 10 ms each would let 16 steps in a turn.
+    expect(Math.max(...busy.map((turn) => turn.length))).toBe(7);
+    expect(busy.flat()).toHaveLength(80);
+    // Every builder finished, none left waiting for a turn that never came.
+    expect(new Set(busy.flat())).toEqual(new Set(['a', 'b', 'c', 'd']));
   });
 });

@@ -47,3 +47,33 @@ export class FeedTurns {
     };
   }
 }
+
+/**
+ * The feeds' one share of each turn of the event loop: all the feeds being built use at most
+ * `sliceMs` of it together, not `sliceMs` each (with four at once, four slices back to back held
+ * the loop four times as long). `pause` is undefined while the share lasts; once it is used up,
+ * every feed waits for the same next turn, where the share starts again.
+ */
+export class LoopShare {
+  private started: number;
+  private nextTurn?: Promise<void>;
+
+  constructor(
+    private readonly sliceMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = now();
+  }
+
+  pause(): Promise<void> | undefined {
+    if (this.now() - this.started < this.sliceMs) return undefined;
+    this.nextTurn ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.nextTurn = undefined;
+        this.started = this.now();
+        resolve();
+      }),
+    );
+    return this.nextTurn;
+  }
+}

@@ -1,13 +1,12 @@
-import type { SpecialEvent } from '../special-events/special-event.entity.js';
+import type { EventText } from './calendar-feed.js';
 
 /** One day of one event, waiting to be rendered. */
 export interface Occurrence {
   /** The feed's order: `YYYY-MM-DD eventId`. */
   readonly key: string;
   readonly date: string;
-  readonly event: SpecialEvent;
-  /** When the event's current version was written (epoch ms). */
-  readonly stamp: number;
+  /** The event's lines every one of its days shares, with its stamp. */
+  readonly text: EventText;
 }
 
 /** The waiting days, smallest key first: a binary heap, so that a push or a pop costs log n. */

@@ -15,6 +15,8 @@ import { pictureOfPng, y4mVideo } from '../helpers/door-camera.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp } from '../helpers/test-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { readHours, setWeeklyHours } from '../museum-hours/api.js';
+import { buyTicket, CHECK_IN_ROUTE, checkInPath, readTicket, readTicketCode } from '../tickets/api.js';
 
 /* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
 
@@ -270,7 +272,7 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(DOOR.username, DOOR.password, 'box-office');
-    expectStatus(await request(t.baseUrl).put('/museum-hours/weekly').set('Authorization', AUTH).send(OPEN_WEEK), 200);
+    expectStatus(await setWeeklyHours(t.baseUrl, OPEN_WEEK), 200);
     today = t.app.get(MuseumClock).today();
     workDir = await mkdtemp(join(tmpdir(), 'door-e2e-'));
     // A camera prompt is refused at once, as a person would refuse it: the page must fall back to typed codes.
@@ -288,22 +290,23 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
   });
 
   async function buyGeneral(ticketDate: string): Promise<Ticket> {
-    const res = await request(t.baseUrl)
-      .post('/tickets')
-      .set('Authorization', DOOR_AUTH)
-      .send({ ticketType: 'general', ticketDate, email: 'visitor@example.com' });
+    const res = await buyTicket(
+      t.baseUrl,
+      { ticketType: 'general', ticketDate, email: 'visitor@example.com' },
+      DOOR_AUTH,
+    );
     expectStatus(res, 201);
     return res.body as Ticket;
   }
 
   async function ticketStatus(ticketId: string): Promise<string> {
-    const res = await request(t.baseUrl).get(`/tickets/${ticketId}`).set('Authorization', AUTH);
+    const res = await readTicket(t.baseUrl, ticketId);
     expectStatus(res, 200);
     return (res.body as { status: string }).status;
   }
 
   async function seatsLeft(): Promise<number> {
-    const res = await request(t.baseUrl).get('/museum-hours?limit=1').set('Authorization', AUTH);
+    const res = await readHours(t.baseUrl, { limit: 1 });
     const [day] = res.body as { date: string; ticketsAvailable: number }[];
     expect(day.date).toBe(today);
     return day.ticketsAvailable;
@@ -368,9 +371,7 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
 
     beforeAll(async () => {
       admitted = await buyGeneral(today);
-      const qr = await request(t.baseUrl)
-        .get(`/tickets/${admitted.ticketId}/qr`)
-        .set('Authorization', DOOR_AUTH)
+      const qr = await readTicketCode(t.baseUrl, admitted.ticketId, DOOR_AUTH)
         .buffer(true)
         .parse((res, done) => {
           const chunks: Buffer[] = [];
@@ -458,10 +459,11 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
       const tomorrow = await buyGeneral(dayAfter(today));
       const event = validEvent({ dates: [today], capacity: 10 });
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
-      const eventTicket = await request(t.baseUrl)
-        .post('/tickets')
-        .set('Authorization', DOOR_AUTH)
-        .send({ ticketType: 'event', eventId: event.eventId, ticketDate: today });
+      const eventTicket = await buyTicket(
+        t.baseUrl,
+        { ticketType: 'event', eventId: event.eventId, ticketDate: today },
+        DOOR_AUTH,
+      );
       expectStatus(eventTicket, 201);
       expectStatus(
         await request(t.baseUrl)
@@ -607,7 +609,7 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
   }, 120_000);
   it("another site's page cannot use the login the browser holds: its form post and no-cors fetch are refused, nothing changes", async () => {
     const ticket = await buyGeneral(today);
-    const target = `${t.baseUrl}/tickets/${ticket.ticketId}/check-in`;
+    const target = `${t.baseUrl}${checkInPath(ticket.ticketId)}`;
     // Another site: localhost is not the service's 127.0.0.1.
     const site = await new Promise<Server>((resolve) => {
       const server = createServer((_req, res) => {
@@ -619,7 +621,7 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
     const context = await doorContext(browser);
     try {
       await openDoor(context);
-      const before = t.logs.filter((line) => line.route === '/tickets/:ticketId/check-in').length;
+      const before = t.logs.filter((line) => line.route === CHECK_IN_ROUTE).length;
       const page = await context.newPage();
       await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
       const fetched = await page.evaluate<string>(
@@ -634,7 +636,7 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
         detail: "A page of another site may not change anything here with this browser's login.",
       });
       // Refused before routing: neither reached check-in.
-      expect(t.logs.filter((line) => line.route === '/tickets/:ticketId/check-in').length).toBe(before);
+      expect(t.logs.filter((line) => line.route === CHECK_IN_ROUTE).length).toBe(before);
       const refused = t.logs.filter(
         (line) => line.method === 'POST' && line.status === 403 && line.route === '(unmatched)',
       );

@@ -19,6 +19,9 @@ import { GaleraCluster, mysqlIds } from '../helpers/galera-cluster.js';
 import { ROOT } from '../helpers/service-process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { hoursOnPath } from '../museum-hours/api.js';
+import { TICKETS_PATH } from '../tickets/api.js';
+import { WEBHOOKS_PATH, webhookPath } from '../webhooks/api.js';
 
 /**
  * The built service on a real multi-primary cluster: three MariaDB Galera nodes on loopback, the
@@ -329,7 +332,7 @@ describe('the built service on a three-node Galera cluster', () => {
     expect((await create(buyers[0] as RunningService, { ...body(eventId, 'Galera sale'), capacity: 100 })).status).toBe(
       201,
     );
-    const day = await send((buyers[0] as RunningService).baseUrl, 'PUT', '/museum-hours/2027-03-02', {
+    const day = await send((buyers[0] as RunningService).baseUrl, 'PUT', hoursOnPath('2027-03-02'), {
       timeOpen: '09:00',
       timeClose: '18:00',
       capacity: 100,
@@ -342,7 +345,7 @@ describe('the built service on a three-node Galera cluster', () => {
       let conflicts = 0;
       const buy = async (service: RunningService): Promise<number> => {
         for (;;) {
-          const answer = await send(service.baseUrl, 'POST', '/tickets', purchase);
+          const answer = await send(service.baseUrl, 'POST', TICKETS_PATH, purchase);
           if (answer.status !== 503) return answer.status;
           // A certification conflict that outlasted the service's retries: the client's retry.
           conflicts += 1;
@@ -395,7 +398,7 @@ describe('the built service on a three-node Galera cluster', () => {
         let answer: Answer | undefined;
         for (let attempt = 1; answer === undefined; attempt += 1) {
           try {
-            answer = await send((buyers[instance] as RunningService).baseUrl, 'POST', '/tickets', purchase, {
+            answer = await send((buyers[instance] as RunningService).baseUrl, 'POST', TICKETS_PATH, purchase, {
               'Idempotency-Key': key,
             });
           } catch (error) {
@@ -453,7 +456,7 @@ describe('the built service on a three-node Galera cluster', () => {
     const receiverUrl = await receiver.start();
     receiver.behaviour = () => ({ status: 202, delayMs: 100 });
     try {
-      const subscribed = await send(services[0].baseUrl, 'POST', '/webhooks', { url: `${receiverUrl}/galera` });
+      const subscribed = await send(services[0].baseUrl, 'POST', WEBHOOKS_PATH, { url: `${receiverUrl}/galera` });
       expect(subscribed.status).toBe(201);
       const { webhookId } = JSON.parse(subscribed.body) as { webhookId: string };
       const eventIds = await Promise.all(
@@ -487,7 +490,7 @@ describe('the built service on a three-node Galera cluster', () => {
       );
       process.stdout.write(`[galera] webhook deliveries per instance: ${delivered.join(' + ')}\n`);
       expect(delivered.reduce((sum, n) => sum + n, 0)).toBe(60);
-      expect((await send(services[0].baseUrl, 'DELETE', `/webhooks/${webhookId}`)).status).toBe(204);
+      expect((await send(services[0].baseUrl, 'DELETE', webhookPath(webhookId))).status).toBe(204);
     } finally {
       await receiver.stop();
     }
