@@ -56,6 +56,8 @@ import { CreateSpecialEventDto } from '../../src/special-events/dto/create-speci
 import { EventIdParams } from '../../src/special-events/dto/event-id-params.dto.js';
 import { LIST_LIMIT, ListSpecialEventsQuery } from '../../src/special-events/dto/list-special-events-query.dto.js';
 import type { SpecialEventResponse } from '../../src/special-events/dto/special-event-response.dto.js';
+import { Sql } from '../../src/database/sql.js';
+import { WriteHealth } from '../../src/database/write-health.js';
 import { SpecialEvent, SpecialEventDate } from '../../src/special-events/special-event.entity.js';
 import { etagOf, toResponse, withDerivedColumns } from '../../src/special-events/special-events.service.js';
 import { SpecialEventsRepository } from '../../src/special-events/special-events.repository.js';
@@ -182,7 +184,10 @@ await dataSource.initialize();
   controllers: [SpecialEventsController, HealthController],
   providers: [
     MapBasicStrategy,
-    { provide: SpecialEventsRepository, useValue: createSpecialEventsRepository(dataSource, DEFAULT_POOL) },
+    {
+      provide: SpecialEventsRepository,
+      useValue: createSpecialEventsRepository(new Sql(dataSource, new WriteHealth())),
+    },
   ],
 })
 class MandatedFloorModule {}

@@ -48,8 +48,11 @@ export class DatabaseModule {
         WriteHealth,
         {
           provide: Sql,
-          inject: [DataSource, WriteHealth],
-          useFactory: (dataSource: DataSource, writeHealth: WriteHealth) => new Sql(dataSource, writeHealth),
+          inject: [DataSource, WriteHealth, APP_CONFIG],
+          useFactory: (dataSource: DataSource, writeHealth: WriteHealth, config: AppConfig) =>
+            new Sql(dataSource, writeHealth, {
+              batchDeadlineMs: config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs,
+            }),
         },
       ],
       exports: [WriteHealth, Sql],
@@ -62,7 +65,7 @@ function databaseConnection(migrations: DriverMigrations): DynamicModule {
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig) => ({
       ...buildDataSourceOptions(config.database, config.runMigrations, config.databasePool, migrations),
-      // A module that reads through TypeORM (the special events' repository) registers its entities.
+      // The entities modules register (special events'), for the tools and tests that read through them.
       autoLoadEntities: true,
       // SQLite: a wrong path must be reported at once. MySQL: the server may still be starting
       // (containers come up together), so retry for a while before giving up.

@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { DataSource } from 'typeorm';
-import { isRolledBack } from './database-errors.js';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
+import { isRefusedByServer, isRolledBack } from './database-errors.js';
+import { DEFAULT_POOL } from './database-options.js';
 import { sqliteConnectionOf } from './driver-handles.js';
+import { readBinary } from './mysql-binary-reads.js';
 import { assertSqliteWritable } from './sqlite-availability.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import type { WriteHealth } from './write-health.js';
@@ -33,9 +36,40 @@ const READY_TIMEOUT_MS = 2000;
 /** What readiness found: the database answers and takes writes, or why not. */
 export type Readiness = 'ready' | 'writes-failing' | 'unreachable';
 
-interface Changed {
-  affectedRows?: number;
+/** How a read is made. */
+export interface ReadOptions {
+  /** Each row as an array, in the select list's order: no object with named members per row. */
+  readonly arrays?: boolean;
+  /**
+   * MySQL/MariaDB: through the binary protocol (prepared statements), which sends a DOUBLE's 8
+   * bytes; the text protocol rounds it to 15 significant digits on MariaDB (readBinary).
+   */
+  readonly exact?: boolean;
 }
+
+/** How a transaction is run. */
+export interface TransactionOptions {
+  /**
+   * MySQL/MariaDB: READ COMMITTED takes no gap locks for rows that do not exist (a delete of a
+   * missing id would otherwise hold up concurrent inserts until it ends). SQLite: serializable.
+   */
+  readonly isolation?: 'READ COMMITTED';
+}
+
+/** What Sql needs beyond the connection. */
+export interface SqlOptions {
+  /**
+   * MySQL: how long a batched write's caller waits for its batch (Sql.batched), then 503: as long
+   * as waiting for a connection and one query may take.
+   */
+  readonly batchDeadlineMs?: number;
+}
+
+/**
+ * READ COMMITTED: the transactions of batched writes name rows that may not exist (a delete's
+ * ids), and must not take gap locks for them.
+ */
+const BATCH_ISOLATION = 'READ COMMITTED';
 
 /**
  * The one way to the database: plain SQL with `?` placeholders, the same text on SQLite and MySQL,
@@ -45,45 +79,55 @@ interface Changed {
  *   shared by the writes of one turn of the event loop, SqliteGroupCommit).
  * - MySQL: through TypeORM's pool; a write rolled back whole by a deadlock, or on Galera by a
  *   certification conflict with a write committed first on another node, is run again after a
- *   jittered pause, for up to CONFLICT_RETRY_MS.
+ *   jittered pause, for up to CONFLICT_RETRY_MS. Writes a module declares batched (`batched`)
+ *   share one statement and one commit per turn of the event loop (BatchedWrites).
  * - Every write reports to WriteHealth, so that a write failed for want of a database, whichever
  *   module made it, makes the service unready (/health/ready).
  */
 export class Sql {
   private prepared?: { db: Database.Database; statements: Map<string, Database.Statement> };
 
+  private readonly batchDeadlineMs: number;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly writeHealth: WriteHealth,
-  ) {}
+    options: SqlOptions = {},
+  ) {
+    this.batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_POOL.acquireTimeoutMs + DEFAULT_POOL.queryTimeoutMs;
+  }
 
   get isMysql(): boolean {
     return this.dataSource.options.type === 'mysql';
   }
 
-  async select<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-    const db = sqliteConnectionOf(this.dataSource);
-    if (db === undefined) return (await this.dataSource.query(sql, [...parameters])) as T[];
-    return this.statement(db, sql).all(...parameters) as T[];
+  async select<T>(sql: string, parameters: readonly unknown[] = [], options: ReadOptions = {}): Promise<T[]> {
+    const db = this.sqlite();
+    if (db === undefined) {
+      if (options.exact || options.arrays) {
+        return (await readBinary(this.dataSource, sql, parameters, options.arrays === true)) as T[];
+      }
+      return (await this.dataSource.query(sql, [...parameters])) as T[];
+    }
+    const statement = this.statement(db, sql);
+    if (!options.arrays) return statement.all(...parameters) as T[];
+    statement.raw(true);
+    try {
+      return statement.all(...parameters) as T[];
+    } finally {
+      statement.raw(false);
+    }
   }
 
   /** Runs one write statement; resolves with the rows it changed, once durable. */
   execute(sql: string, parameters: readonly unknown[] = []): Promise<number> {
     return this.tracked(() => {
-      const db = sqliteConnectionOf(this.dataSource);
+      const db = this.sqlite();
       if (db !== undefined) {
         const statement = this.statement(db, sql);
         return SqliteGroupCommit.of(db).writeStatement(() => statement.run(...parameters).changes);
       }
-      return this.retryingConflicts(async () => {
-        const runner = this.dataSource.createQueryRunner();
-        try {
-          const { affected } = await runner.query(sql, [...parameters], true);
-          return affected ?? 0;
-        } finally {
-          await runner.release();
-        }
-      });
+      return this.retryingConflicts(() => this.executeOnce({ sql, parameters }));
     });
   }
 
@@ -91,8 +135,8 @@ export class Sql {
    * Runs the statements in one transaction, all or none; resolves with the rows each changed. On
    * SQLite the unit may run twice (the group commit's retry), so it is only these statements.
    */
-  transaction(statements: readonly SqlStatement[]): Promise<number[]> {
-    return this.transactionIf(null, statements) as Promise<number[]>;
+  transaction(statements: readonly SqlStatement[], options?: TransactionOptions): Promise<number[]> {
+    return this.transactionIf(null, statements, options) as Promise<number[]>;
   }
 
   /**
@@ -101,9 +145,13 @@ export class Sql {
    * what follows from its decision is kept with it or not at all. Resolves with null when the
    * guard changed nothing (nothing else ran), else with the rows each of `then` changed.
    */
-  transactionIf(guard: SqlStatement | null, then: readonly SqlStatement[]): Promise<number[] | null> {
+  transactionIf(
+    guard: SqlStatement | null,
+    then: readonly SqlStatement[],
+    options: TransactionOptions = {},
+  ): Promise<number[] | null> {
     return this.tracked(() => {
-      const db = sqliteConnectionOf(this.dataSource);
+      const db = this.sqlite();
       if (db !== undefined) {
         const guarded = guard === null ? null : { statement: this.statement(db, guard.sql), guard };
         const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
@@ -113,20 +161,27 @@ export class Sql {
         });
       }
       return this.retryingConflicts(() =>
-        this.dataSource.transaction(async (manager) => {
-          if (guard !== null) {
-            const guarded = (await manager.query(guard.sql, [...guard.parameters])) as Changed;
-            if ((guarded.affectedRows ?? 0) === 0) return null;
-          }
+        this.inTransaction(options, async (runner) => {
+          if (guard !== null && (await changedBy(runner, guard)) === 0) return null;
           const changed: number[] = [];
-          for (const { sql, parameters } of then) {
-            const result = (await manager.query(sql, [...parameters])) as Changed;
-            changed.push(result.affectedRows ?? 0);
-          }
+          for (const statement of then) changed.push(await changedBy(runner, statement));
           return changed;
         }),
       );
     });
+  }
+
+  /**
+   * A write that the requests of one turn of the event loop may share (BatchedWrite): returns the
+   * function that writes one item, resolving with whether it took effect, once durable. On MySQL
+   * the items of a turn go out together (BatchedWrites); on SQLite each goes `alone` at once, as
+   * the connection's group commit already shares one transaction among them. Every item reports
+   * to WriteHealth.
+   */
+  batched<T>(write: BatchedWrite<T>): (item: T) => Promise<boolean> {
+    if (!this.isMysql) return write.alone;
+    const writes = new BatchedWrites(write, this.allOrNone, this.batchDeadlineMs);
+    return (item) => this.writeHealth.track(writes.add(item));
   }
 
   /**
@@ -178,6 +233,83 @@ export class Sql {
     return this.writeHealth.track(pending);
   }
 
+  /**
+   * The better-sqlite3 connection, or undefined on MySQL. On SQLite without an open connection (a
+   * DataSource destroyed, or not yet initialized again) throws "The database connection is not
+   * open", which is answered 503.
+   */
+  private sqlite(): Database.Database | undefined {
+    const db = sqliteConnectionOf(this.dataSource);
+    if (db === undefined && !this.isMysql) throw new Error('The database connection is not open');
+    return db;
+  }
+
+  /** MySQL: one statement, on a connection of its own; resolves with the rows it changed. */
+  private async executeOnce(statement: SqlStatement): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return await changedBy(runner, statement);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** MySQL: `work` in a transaction on a connection of its own, committed when it returns. */
+  private async inTransaction<T>(options: TransactionOptions, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction(options.isolation);
+      let result: T;
+      try {
+        result = await work(runner);
+      } catch (error) {
+        // The error that ended the work is the one to report (a deadlock is retried), not the rollback's.
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+      await runner.commitTransaction();
+      return result;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** MySQL: BatchedWrites' transaction of several items (AllOrNone); neither retried nor tracked here. */
+  private readonly allOrNone: AllOrNone = async ({ statements, atomic }: Together, rows: number) => {
+    const [first, ...rest] = statements;
+    if (atomic && rest.length === 0) {
+      try {
+        await this.executeOnce(first);
+        return true;
+      } catch (error) {
+        if (isRefusedByServer(error) || isRolledBack(error)) return false;
+        throw error;
+      }
+    }
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      try {
+        await runner.connect();
+        await runner.startTransaction(BATCH_ISOLATION);
+        if ((await changedBy(runner, first)) !== rows) {
+          await runner.rollbackTransaction();
+          return false;
+        }
+        for (const statement of rest) await changedBy(runner, statement);
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        if (isRefusedByServer(error) || isRolledBack(error)) return false;
+        throw error;
+      }
+      // A COMMIT that fails may or may not have happened: its error stands.
+      await runner.commitTransaction();
+      return true;
+    } finally {
+      await runner.release();
+    }
+  };
+
   /** MySQL: runs `write` again while a deadlock or a Galera conflict rolled it back whole. */
   private async retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + CONFLICT_RETRY_MS;
@@ -202,4 +334,10 @@ export class Sql {
     this.dataSource.logger.logQuery(sql);
     return statement;
   }
+}
+
+/** MySQL: runs one statement on the runner's connection; resolves with the rows it changed. */
+async function changedBy(runner: QueryRunner, { sql, parameters }: SqlStatement): Promise<number> {
+  const { affected } = await runner.query(sql, [...parameters], true);
+  return affected ?? 0;
 }

@@ -2,9 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
-import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/config.module.js';
+import { Sql } from '../database/sql.js';
 import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
@@ -18,6 +16,8 @@ import { createSpecialEventsRepository } from './special-events.repository.facto
 import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
 
 @Module({
+  // The entities are registered for the tools and tests that read the tables through TypeORM;
+  // the repository reads and writes through Sql.
   imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
   controllers: [SpecialEventsController],
   providers: [
@@ -26,9 +26,8 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
     CursorSigningKeys,
     {
       provide: SpecialEventsRepository,
-      inject: [DataSource, APP_CONFIG, EventWriteParticipants],
-      useFactory: (dataSource: DataSource, config: AppConfig, participants: EventWriteParticipants) =>
-        createSpecialEventsRepository(dataSource, config.databasePool, participants),
+      inject: [Sql, EventWriteParticipants],
+      useFactory: (sql: Sql, participants: EventWriteParticipants) => createSpecialEventsRepository(sql, participants),
     },
     {
       provide: EventSeats,

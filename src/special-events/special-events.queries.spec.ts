@@ -1,19 +1,22 @@
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { expectReviewedSql, type NamedSql } from '../../test/helpers/reviewed-sql.js';
 import { takePlaceSql } from '../capacity/capacity-pool.js';
-import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
 import type { ListQuery } from './special-events.repository.js';
 import {
   CURSOR_KEYS_SQL,
   DELETE_DATES_SQL,
   DELETE_IF_SQL,
+  DELETE_SQL,
+  deleteDatesOfSql,
+  deleteEventsSql,
   EVENT_SEATS,
   FIND_SQL,
   INSERT_DATES_SQL,
+  insertDateRowsSql,
+  insertEventsSql,
   listSql,
-  sqliteEventWrites,
+  SQLITE_INSERT_SQL,
   UPDATE_SQL,
   walkEndSql,
 } from './special-events.sql.js';
@@ -33,29 +36,19 @@ const LISTS: readonly [string, ListQuery, Parameters<typeof listSql>[1]][] = [
 ];
 
 describe('the SQL of special events', () => {
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    dataSource = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities: [SpecialEvent, SpecialEventDate],
-    });
-    await dataSource.initialize();
-  });
-
-  afterAll(() => dataSource.destroy());
-
   it('is the reviewed file beside the repository (special-events.queries.sql)', () => {
-    const writes = sqliteEventWrites(dataSource);
     const statements: NamedSql[] = [
       { name: 'find', sql: FIND_SQL },
-      { name: 'insert (SQLite)', sql: writes.insert },
-      { name: 'delete (SQLite)', sql: writes.delete },
+      { name: 'insert (SQLite)', sql: SQLITE_INSERT_SQL },
+      { name: 'insert of two events (MySQL/MariaDB: the creates of a turn, batched)', sql: insertEventsSql(2) },
+      { name: 'delete', sql: DELETE_SQL },
+      { name: 'delete of two events (MySQL/MariaDB: the deletes of a turn, batched)', sql: deleteEventsSql(2) },
       { name: 'delete if the representation is unchanged (If-Match)', sql: DELETE_IF_SQL },
       { name: 'update if the version (and the tickets sold) are unchanged', sql: UPDATE_SQL },
       { name: 'date index: insert an event’s dates (SQLite)', sql: INSERT_DATES_SQL },
       { name: 'date index: delete an event’s dates', sql: DELETE_DATES_SQL },
+      { name: 'date index: insert two date rows (MySQL/MariaDB)', sql: insertDateRowsSql(2) },
+      { name: 'date index: delete the dates of two events (MySQL/MariaDB: batched deletes)', sql: deleteDatesOfSql(2) },
       ...LISTS.map(([name, query, options]) => ({ name, sql: listSql(query, options).sql })),
       { name: 'the walk’s end row of a ranged list', sql: walkEndSql(range).sql },
       { name: 'take a seat (capacity pool event-seats)', sql: takePlaceSql(EVENT_SEATS) },

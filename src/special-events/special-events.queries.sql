@@ -7,14 +7,23 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   WHERE e.event_id = ?;
 
 -- insert (SQLite)
-INSERT INTO "special_events" ("event_id", "name", "location", "event_description", "dates", "price", "version", "sort_date", "capacity", "tickets_sold")
+INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, tickets_sold)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT DO NOTHING;
 
--- delete (SQLite)
+-- insert of two events (MySQL/MariaDB: the creates of a turn, batched)
+INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, tickets_sold)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- delete
 DELETE
-  FROM "special_events"
-  WHERE "event_id" = ?;
+  FROM special_events
+  WHERE event_id = ?;
+
+-- delete of two events (MySQL/MariaDB: the deletes of a turn, batched)
+DELETE
+  FROM special_events
+  WHERE event_id IN (?, ?);
 
 -- delete if the representation is unchanged (If-Match)
 DELETE
@@ -39,6 +48,15 @@ INSERT INTO special_event_dates (event_date, event_id) SELECT value, ?
 DELETE
   FROM special_event_dates
   WHERE event_id = ?;
+
+-- date index: insert two date rows (MySQL/MariaDB)
+INSERT INTO special_event_dates (event_date, event_id)
+  VALUES (?, ?), (?, ?);
+
+-- date index: delete the dates of two events (MySQL/MariaDB: batched deletes)
+DELETE
+  FROM special_event_dates
+  WHERE event_id IN (?, ?);
 
 -- list, no range (SQLite)
 SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.sort_date AS list_key

@@ -1,9 +1,12 @@
-import { QueryFailedError, type Repository } from 'typeorm';
+import { type DataSource, QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { WriteDeadlineError } from '../database/database-errors.js';
-import { type SpecialEvent, SpecialEventDate } from './special-event.entity.js';
+import { Sql } from '../database/sql.js';
 import { MYSQL_BATCH } from '../database/turn-batcher.js';
+import { WriteHealth } from '../database/write-health.js';
+import type { SpecialEvent } from './special-event.entity.js';
 import { MysqlSpecialEventsRepository } from './special-events.repository.mysql.js';
+import { eventValues } from './special-events.sql.js';
 
 const DEADLINE_MS = 60_000;
 
@@ -48,36 +51,62 @@ interface FakeOptions {
   readonly failCommit?: Error;
 }
 
+/** An event's row has this many values (eventValues), its eventId first. */
+const VALUES_PER_EVENT = eventValues(event('x')).length;
+
 /**
- * A repository over a Set of ids, recording each statement. Like InnoDB, an insert statement is
- * atomic (when one of its rows collides nothing of it is stored), and a query runner's deletes
- * take effect on commit only.
+ * A MySQL DataSource over a Set of ids, as Sql reaches it (query runners), recording each
+ * statement. Like InnoDB, an insert statement is atomic (when one of its rows collides nothing of
+ * it is stored), and a `DELETE … IN` takes effect on commit only.
  */
-function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
+function fakeDatabase(stored = new Set<string>(), options: FakeOptions = {}) {
   const calls: string[][] = [];
   const log: string[] = [];
-  const queryRunner = () => {
+  const insert = (ids: string[]) => {
+    calls.push(ids);
+    if (options.hangOn?.(ids)) return new Promise<never>(() => undefined);
+    const forced = options.failWith?.(ids);
+    if (forced) return Promise.reject(forced);
+    if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
+    for (const id of ids) stored.add(id);
+    const late = options.storeThenFailWith?.(ids);
+    return late ? Promise.reject(late) : Promise.resolve({ affected: ids.length });
+  };
+  const createQueryRunner = () => {
     let staged: string[] = [];
+    let level = '';
     const runner = {
       isTransactionActive: false,
       connect: () => Promise.resolve(),
-      startTransaction: (level: string) => {
-        log.push(`begin ${level}`);
+      startTransaction: (isolation: string) => {
+        level = isolation;
+        log.push(`begin ${isolation}`);
         runner.isTransactionActive = true;
         return Promise.resolve();
       },
-      manager: {
-        delete: (entity: unknown, where: { eventId: { value: string[] } }) => {
-          const ids = where.eventId.value;
-          if (entity === SpecialEventDate) {
-            log.push(`delete dates in ${ids.join(',')}`);
-            return Promise.resolve({ affected: 0 });
-          }
-          log.push(`delete in ${ids.join(',')}`);
+      query: (sql: string, parameters: string[]) => {
+        if (sql.startsWith('INSERT INTO special_events ')) {
+          return insert(parameters.filter((_, i) => i % VALUES_PER_EVENT === 0));
+        }
+        if (sql.startsWith('DELETE FROM special_events WHERE event_id IN')) {
+          log.push(`delete in ${parameters.join(',')}`);
           if (options.failDeleteIn) return Promise.reject(options.failDeleteIn);
-          staged = ids.filter((id) => stored.has(id));
+          staged = parameters.filter((id) => stored.has(id));
           return Promise.resolve({ affected: staged.length });
-        },
+        }
+        if (sql.startsWith('DELETE FROM special_event_dates WHERE event_id IN')) {
+          log.push(`delete dates in ${parameters.join(',')}`);
+          return Promise.resolve({ affected: 0 });
+        }
+        if (sql.startsWith('DELETE FROM special_events WHERE event_id = ?')) {
+          log.push(`delete ${parameters[0]} (${level})`);
+          return Promise.resolve({ affected: stored.delete(parameters[0]) ? 1 : 0 });
+        }
+        if (sql.startsWith('DELETE FROM special_event_dates WHERE event_id = ?')) {
+          log.push(`delete dates ${parameters[0]}`);
+          return Promise.resolve({ affected: 0 });
+        }
+        return Promise.reject(new Error(`unexpected statement: ${sql}`));
       },
       commitTransaction: () => {
         log.push('commit');
@@ -93,62 +122,25 @@ function fakeRepository(stored = new Set<string>(), options: FakeOptions = {}) {
         return Promise.resolve();
       },
       release: () => {
-        log.push('release');
+        if (level !== '') log.push('release');
         return Promise.resolve();
       },
     };
     return runner;
   };
-  const insert = (rows: SpecialEvent | SpecialEvent[]) => {
-    const ids = (Array.isArray(rows) ? rows : [rows]).map((row) => row.eventId);
-    calls.push(ids);
-    if (options.hangOn?.(ids)) return new Promise<never>(() => undefined);
-    const forced = options.failWith?.(ids);
-    if (forced) return Promise.reject(forced);
-    if (ids.some((id, i) => stored.has(id) || ids.indexOf(id) !== i)) return Promise.reject(duplicate());
-    for (const id of ids) stored.add(id);
-    const late = options.storeThenFailWith?.(ids);
-    return late ? Promise.reject(late) : Promise.resolve({});
-  };
-  const repository = {
-    manager: {
-      // insertRows: createQueryBuilder().insert().into(…).values(rows).updateEntity(false).execute()
-      createQueryBuilder: () => {
-        let values: SpecialEvent[] = [];
-        const builder = {
-          insert: () => builder,
-          into: () => builder,
-          values: (rows: SpecialEvent[]) => {
-            values = rows;
-            return builder;
-          },
-          updateEntity: () => builder,
-          execute: () => insert(values),
-        };
-        return builder;
-      },
-      connection: { createQueryRunner: queryRunner },
-      // A lone delete: the event, then its dates, in one transaction.
-      transaction: (level: string, work: (manager: unknown) => Promise<unknown>) =>
-        work({
-          delete: (entity: unknown, { eventId }: { eventId: string }) => {
-            if (entity === SpecialEventDate) {
-              log.push(`delete dates ${eventId}`);
-              return Promise.resolve({ affected: 0 });
-            }
-            log.push(`delete ${eventId} (${level})`);
-            return Promise.resolve({ affected: stored.delete(eventId) ? 1 : 0 });
-          },
-        }),
-    },
-  };
-  return { repository: repository as unknown as Repository<SpecialEvent>, calls, stored, log };
+  const dataSource = { options: { type: 'mysql' }, createQueryRunner };
+  return { dataSource: dataSource as unknown as DataSource, calls, stored, log };
+}
+
+/** The repository on Sql over the fake database; a batch's callers wait at most `deadlineMs`. */
+function repositoryOn(dataSource: DataSource, deadlineMs = DEADLINE_MS): MysqlSpecialEventsRepository {
+  return new MysqlSpecialEventsRepository(new Sql(dataSource, new WriteHealth(), { batchDeadlineMs: deadlineMs }));
 }
 
 describe('MysqlSpecialEventsRepository', () => {
   it('creates that arrive together go out as one multi-row INSERT', async () => {
-    const { repository, calls, stored } = fakeRepository();
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, calls, stored } = fakeDatabase();
+    const store = repositoryOn(dataSource);
     const results = await Promise.all(['a', 'b', 'c'].map((id) => store.insert(event(id))));
     expect(results).toEqual([true, true, true]);
     expect(calls).toEqual([['a', 'b', 'c']]);
@@ -156,14 +148,14 @@ describe('MysqlSpecialEventsRepository', () => {
   });
 
   it('a lone create is a plain single-row INSERT', async () => {
-    const { repository, calls } = fakeRepository();
-    await expect(new MysqlSpecialEventsRepository(repository, DEADLINE_MS).insert(event('a'))).resolves.toBe(true);
+    const { dataSource, calls } = fakeDatabase();
+    await expect(repositoryOn(dataSource).insert(event('a'))).resolves.toBe(true);
     expect(calls).toEqual([['a']]);
   });
 
   it('when the batch fails on a duplicate, each event is inserted on its own and answered on its own', async () => {
-    const { repository, calls, stored } = fakeRepository(new Set(['taken']));
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, calls, stored } = fakeDatabase(new Set(['taken']));
+    const store = repositoryOn(dataSource);
     const results = await Promise.all(['a', 'taken', 'b', 'b'].map((id) => store.insert(event(id))));
     expect(calls[0]).toEqual(['a', 'taken', 'b', 'b']);
     expect(results.slice(0, 2)).toEqual([true, false]);
@@ -174,10 +166,10 @@ describe('MysqlSpecialEventsRepository', () => {
 
   it('any other refusal by the server is retried row by row: only the rows that fail again fail', async () => {
     const broken = refusedByServer('ER_DATA_TOO_LONG', 1406, 'Data too long for column');
-    const { repository } = fakeRepository(new Set(), {
+    const { dataSource } = fakeDatabase(new Set(), {
       failWith: (ids) => (ids.length > 1 || ids[0] === 'bad' ? broken : undefined),
     });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const store = repositoryOn(dataSource);
     const outcomes = await Promise.allSettled(['a', 'bad', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
       { status: 'fulfilled', value: true },
@@ -188,10 +180,10 @@ describe('MysqlSpecialEventsRepository', () => {
 
   it('a batch whose fate is unknown (timed out, committed later): every caller gets the error, none is retried', async () => {
     const lost = timedOut();
-    const { repository, calls, stored } = fakeRepository(new Set(), {
+    const { dataSource, calls, stored } = fakeDatabase(new Set(), {
       storeThenFailWith: (ids) => (ids.length > 1 ? lost : undefined),
     });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const store = repositoryOn(dataSource);
     const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((id) => store.insert(event(id))));
     // Retried row by row, each would meet its own stored row and be answered false (409).
     expect(outcomes).toEqual([
@@ -205,8 +197,8 @@ describe('MysqlSpecialEventsRepository', () => {
 
   it('a batch whose server is unavailable (a lock wait timed out) is not retried row by row', async () => {
     const busy = refusedByServer('ER_LOCK_WAIT_TIMEOUT', 1205, 'Lock wait timeout exceeded');
-    const { repository, calls } = fakeRepository(new Set(), { failWith: () => busy });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, calls } = fakeDatabase(new Set(), { failWith: () => busy });
+    const store = repositoryOn(dataSource);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: busy },
@@ -216,8 +208,8 @@ describe('MysqlSpecialEventsRepository', () => {
   });
 
   it('a statement that never answers: every caller of the batch gets a WriteDeadlineError at the deadline', async () => {
-    const { repository } = fakeRepository(new Set(), { hangOn: () => true });
-    const store = new MysqlSpecialEventsRepository(repository, 20);
+    const { dataSource } = fakeDatabase(new Set(), { hangOn: () => true });
+    const store = repositoryOn(dataSource, 20);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.insert(event(id))));
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected');
@@ -232,18 +224,18 @@ describe('MysqlSpecialEventsRepository', () => {
       [],
       Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }),
     );
-    const { repository, calls, stored } = fakeRepository(new Set(), {
+    const { dataSource, calls, stored } = fakeDatabase(new Set(), {
       failWith: (ids) => (ids.length > 1 ? deadlock : undefined),
     });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const store = repositoryOn(dataSource);
     await expect(Promise.all(['a', 'b'].map((id) => store.insert(event(id))))).resolves.toEqual([true, true]);
     expect(calls).toEqual([['a', 'b'], ['a'], ['b']]);
     expect([...stored]).toEqual(['a', 'b']);
   });
 
   it(`splits more than ${MYSQL_BATCH} waiting creates into statements of at most ${MYSQL_BATCH} rows`, async () => {
-    const { repository, calls } = fakeRepository();
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, calls } = fakeDatabase();
+    const store = repositoryOn(dataSource);
     const ids = Array.from({ length: MYSQL_BATCH * 2 + 1 }, (_, i) => `id-${i}`);
     await Promise.all(ids.map((id) => store.insert(event(id))));
     expect(calls.map((call) => call.length)).toEqual([MYSQL_BATCH, MYSQL_BATCH, 1]);
@@ -251,16 +243,16 @@ describe('MysqlSpecialEventsRepository', () => {
   });
 
   it('deletes that arrive together, all of existing events: one DELETE … IN in one committed transaction', async () => {
-    const { repository, stored, log } = fakeRepository(new Set(['a', 'b', 'c', 'kept']));
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, stored, log } = fakeDatabase(new Set(['a', 'b', 'c', 'kept']));
+    const store = repositoryOn(dataSource);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => store.delete(id)))).resolves.toEqual([true, true, true]);
     expect(log).toEqual(['begin READ COMMITTED', 'delete in a,b,c', 'delete dates in a,b,c', 'commit', 'release']);
     expect([...stored]).toEqual(['kept']);
   });
 
   it('when one id does not exist, the batch is rolled back and each delete answers on its own', async () => {
-    const { repository, stored, log } = fakeRepository(new Set(['a', 'b']));
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, stored, log } = fakeDatabase(new Set(['a', 'b']));
+    const store = repositoryOn(dataSource);
     await expect(Promise.all(['a', 'missing', 'b'].map((id) => store.delete(id)))).resolves.toEqual([
       true,
       false,
@@ -271,30 +263,46 @@ describe('MysqlSpecialEventsRepository', () => {
       'delete in a,missing,b',
       'rollback',
       'release',
+      // Then each delete in a transaction of its own, the three at once.
+      'begin READ COMMITTED',
+      'begin READ COMMITTED',
+      'begin READ COMMITTED',
       'delete a (READ COMMITTED)',
       'delete missing (READ COMMITTED)',
       'delete b (READ COMMITTED)',
       'delete dates a',
       'delete dates b',
+      'commit',
+      'release',
+      'commit',
+      'commit',
+      'release',
+      'release',
     ]);
     expect([...stored]).toEqual([]);
   });
 
   it('the same id twice in one go: no batch, exactly one of the two deletes it', async () => {
-    const { repository, log } = fakeRepository(new Set(['a']));
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, log } = fakeDatabase(new Set(['a']));
+    const store = repositoryOn(dataSource);
     const results = await Promise.all(['a', 'a'].map((id) => store.delete(id)));
     expect(results.sort((x, y) => Number(x) - Number(y))).toEqual([false, true]);
     expect(log.filter((line) => !line.startsWith('delete dates'))).toEqual([
+      'begin READ COMMITTED',
+      'begin READ COMMITTED',
       'delete a (READ COMMITTED)',
       'delete a (READ COMMITTED)',
+      'commit',
+      'release',
+      'commit',
+      'release',
     ]);
   });
 
   it('a failed COMMIT may have happened: every delete of the batch gets the error, none is retried', async () => {
     const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
-    const { repository, log } = fakeRepository(new Set(['a', 'b']), { failCommit: lost });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, log } = fakeDatabase(new Set(['a', 'b']), { failCommit: lost });
+    const store = repositoryOn(dataSource);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },
@@ -305,8 +313,8 @@ describe('MysqlSpecialEventsRepository', () => {
 
   it('a DELETE … IN that timed out: every delete of the batch gets the error, none is retried on its own', async () => {
     const lost = timedOut();
-    const { repository, log, stored } = fakeRepository(new Set(['a', 'b']), { failDeleteIn: lost });
-    const store = new MysqlSpecialEventsRepository(repository, DEADLINE_MS);
+    const { dataSource, log, stored } = fakeDatabase(new Set(['a', 'b']), { failDeleteIn: lost });
+    const store = repositoryOn(dataSource);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => store.delete(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },

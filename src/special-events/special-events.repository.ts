@@ -1,75 +1,89 @@
+import { isUniqueViolation } from '../database/database-errors.js';
+import type { ReadOptions, Sql, SqlStatement, TransactionOptions } from '../database/sql.js';
+import { EventWriteParticipants } from './event-write-participants.js';
 import type { SpecialEvent } from './special-event.entity.js';
+import type {
+  ExpectedRepresentation,
+  ListQuery,
+  ListResult,
+  StoredCursorKey,
+} from './special-events.repository.types.js';
+import {
+  CURSOR_KEYS_SQL,
+  type CursorKeyRow,
+  cursorKeyOf,
+  DELETE_DATES_SQL,
+  DELETE_IF_SQL,
+  DELETE_SQL,
+  deleteDatesOfSql,
+  deleteEventsSql,
+  type EventRow,
+  FIND_SQL,
+  rowToEvent,
+  UPDATE_SQL,
+  updateParameters,
+} from './special-events.sql.js';
 
-/**
- * What a list asks for: the events with an ISO date in [start, end] (either bound optional; with
- * neither, every event), in list order, from `after` on (keyset) or skipping `offset` events.
- */
-export interface ListQuery {
-  readonly start?: string;
-  readonly end?: string;
-  readonly after?: ListPosition;
-  /** With a range: walk the date index no further than this row (inclusive). */
-  readonly upTo?: ListPosition;
-  readonly offset?: number;
-  readonly limit: number;
-}
-
-/**
- * The most date rows one page of a ranged list walks. Events with many dates in the range have
- * rows that are not their first in it, and are skipped; without a bound, the last page of 10,000
- * events with 100 dates each walked a million rows (seconds, holding SQLite's event loop). A page
- * whose walk reaches the bound comes back short, with `resumeAt`: the next page continues there.
- */
-export const LIST_WALK_ROWS = 2_000;
-
-/** A page of a list: the events found and, when the walk stopped at its bound, where to go on. */
-export interface ListResult {
-  readonly events: ListedEvent[];
-  readonly resumeAt?: ListPosition;
-}
-
-/**
- * An event's place in a list: its order key (the earliest of its ISO dates in the range asked
- * for; without a range its earliest ISO date, or NO_DATE) and its eventId.
- */
-export interface ListPosition {
-  readonly key: string;
-  readonly eventId: string;
-}
-
-/** What a conditional delete requires of the stored event: what its ETag names. */
-export interface ExpectedRepresentation {
-  readonly version: number;
-  readonly ticketsSold: number;
-}
-
-export interface ListedEvent {
-  readonly event: SpecialEvent;
-  readonly position: ListPosition;
-}
+export {
+  type ExpectedRepresentation,
+  LIST_WALK_ROWS,
+  type ListedEvent,
+  type ListPosition,
+  type ListQuery,
+  type ListResult,
+  type StoredCursorKey,
+} from './special-events.repository.types.js';
 
 /**
  * Where special events are kept: the one way to their tables (special_events, its date index
- * special_event_dates, cursor_signing_keys). One implementation per database
- * (special-events.repository.sqlite.ts, .mysql.ts) over the SQL text and row mapping they share
- * (special-events.sql.ts); createSpecialEventsRepository picks one. Writes resolve only once the
- * change is durable, keep the date index in the same transaction as the event, and leave the
- * decision about duplicates, missing events and stale versions to the database (its primary key,
- * a conditional UPDATE), never to a check-then-act in code.
+ * special_event_dates, cursor_signing_keys), through Sql. The SQL text and row mapping are in
+ * special-events.sql.ts; where the databases genuinely differ (an insert's duplicates, the date
+ * rows, a list's bounded walk) one subclass per database says how (special-events.repository
+ * .sqlite.ts, .mysql.ts), and createSpecialEventsRepository picks one. Writes resolve only once
+ * the change is durable, keep the date index and the participants' statements in the same
+ * transaction as the event, and leave the decision about duplicates, missing events and stale
+ * versions to the database (its primary key, a conditional UPDATE), never to a check-then-act in
+ * code. Creates and unconditional deletes are batched writes (Sql.batched): on MySQL those of one
+ * turn share one statement and one commit.
  */
 export abstract class SpecialEventsRepository {
+  private readonly inserts: (event: SpecialEvent) => Promise<boolean>;
+  private readonly deletes: (eventId: string) => Promise<boolean>;
+
+  constructor(
+    protected readonly sql: Sql,
+    protected readonly participants = new EventWriteParticipants(),
+  ) {
+    this.inserts = sql.batched<SpecialEvent>({
+      alone: (event) => this.insertAlone(event),
+      together: (events) => ({ statements: this.insertStatements(events), atomic: true }),
+    });
+    this.deletes = sql.batched<string>({
+      alone: (eventId) => this.deleteAlone(eventId),
+      together: (ids) => (new Set(ids).size === ids.length ? { statements: this.deleteStatements(ids) } : null),
+    });
+  }
+
   /** Stores the event: true, or false when an event with its `eventId` exists already. */
-  abstract insert(event: SpecialEvent): Promise<boolean>;
+  insert(event: SpecialEvent): Promise<boolean> {
+    return this.inserts(event);
+  }
 
   /**
    * Deletes the event: true, or false when there was none or, given `expected`, when it is no
    * longer that representation (another version, or for an event with a capacity other tickets
    * sold): the database decides, in the DELETE's own condition.
    */
-  abstract delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean>;
+  delete(eventId: string, expected?: ExpectedRepresentation): Promise<boolean> {
+    // A conditional delete is rare (If-Match) and has a condition of its own: not batched.
+    return expected === undefined ? this.deletes(eventId) : this.deleteAlone(eventId, expected);
+  }
 
   /** The stored event, or null. */
-  abstract find(eventId: string): Promise<SpecialEvent | null>;
+  async find(eventId: string): Promise<SpecialEvent | null> {
+    const [row] = await this.sql.select<EventRow>(FIND_SQL, [eventId], EXACT);
+    return row === undefined ? null : rowToEvent(row);
+  }
 
   /**
    * At most `query.limit` events, in list order. With a range, the walk of the date index stops
@@ -85,14 +99,75 @@ export abstract class SpecialEventsRepository {
    * sold meanwhile, or the capacity below the tickets sold). `event.version` is the new version;
    * tickets sold are kept.
    */
-  abstract update(event: SpecialEvent, expectedVersion: number, soldUnchanged?: boolean): Promise<boolean>;
+  async update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
+    const guard = { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
+    const then: SqlStatement[] = [{ sql: DELETE_DATES_SQL, parameters: [event.eventId] }];
+    const dates = this.insertDates([event]);
+    if (dates !== null) then.push(dates);
+    then.push(...this.participants.statementsFor({ kind: 'updated', event }));
+    return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
+  }
 
   /** The keys that sign list cursors, oldest first (the last one signs). */
-  abstract cursorSigningKeys(): Promise<StoredCursorKey[]>;
+  async cursorSigningKeys(): Promise<StoredCursorKey[]> {
+    return (await this.sql.select<CursorKeyRow>(CURSOR_KEYS_SQL)).map(cursorKeyOf);
+  }
+
+  /** The INSERT of these events (several only where batched: MySQL/MariaDB). */
+  protected abstract insertEvents(events: readonly SpecialEvent[]): SqlStatement;
+
+  /** The INSERT of these events' date rows, or null when they have no ISO date. */
+  protected abstract insertDates(events: readonly SpecialEvent[]): SqlStatement | null;
+
+  /** What stores these events: the events, their date rows, the participants' statements. */
+  protected insertStatements(events: readonly SpecialEvent[]): SqlStatement[] {
+    const statements = [this.insertEvents(events)];
+    const dates = this.insertDates(events);
+    if (dates !== null) statements.push(dates);
+    for (const event of events) statements.push(...this.participants.statementsFor({ kind: 'created', event }));
+    return statements;
+  }
+
+  /** What deletes these events (all of them, else none: Sql.batched): the events, their date rows, the participants'. */
+  private deleteStatements(ids: readonly string[]): SqlStatement[] {
+    return [
+      { sql: deleteEventsSql(ids.length), parameters: ids },
+      { sql: deleteDatesOfSql(ids.length), parameters: ids },
+      ...ids.flatMap((eventId) => this.participants.statementsFor({ kind: 'deleted', eventId })),
+    ];
+  }
+
+  /**
+   * One create: one statement when that is all there is to write, else a transaction. A
+   * duplicate eventId changes no row (SQLite) or fails as a duplicate key (MySQL): false.
+   */
+  private async insertAlone(event: SpecialEvent): Promise<boolean> {
+    const [insert, ...then] = this.insertStatements([event]);
+    try {
+      if (then.length === 0) return (await this.sql.execute(insert.sql, insert.parameters)) === 1;
+      return (await this.sql.transactionIf(insert, then, READ_COMMITTED)) !== null;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** One delete, of any version or of the `expected` representation: the event, its dates, the participants'. */
+  private async deleteAlone(eventId: string, expected?: ExpectedRepresentation): Promise<boolean> {
+    const guard =
+      expected === undefined
+        ? { sql: DELETE_SQL, parameters: [eventId] }
+        : { sql: DELETE_IF_SQL, parameters: [eventId, expected.version, expected.ticketsSold] };
+    const then = [
+      { sql: DELETE_DATES_SQL, parameters: [eventId] },
+      ...this.participants.statementsFor({ kind: 'deleted', eventId }),
+    ];
+    return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
+  }
 }
 
-/** A row of `cursor_signing_keys`: a key's id and its secret (base64url). */
-export interface StoredCursorKey {
-  readonly keyId: string;
-  readonly secret: string;
-}
+/** Reads of events through MySQL's binary protocol: a price reads back exactly as stored. */
+const EXACT: ReadOptions = { exact: true };
+
+/** MySQL: writes that name rows which may not exist take no gap locks. */
+const READ_COMMITTED: TransactionOptions = { isolation: 'READ COMMITTED' };

@@ -4,7 +4,6 @@ import { v7 as uuidv7 } from 'uuid';
 import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
 import type { SqlStatement } from '../database/sql.js';
-import { WriteHealth } from '../database/write-health.js';
 import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
 import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
@@ -140,7 +139,6 @@ export function withDerivedColumns(
 export class SpecialEventsService {
   constructor(
     private readonly store: SpecialEventsRepository,
-    private readonly writeHealth: WriteHealth,
     private readonly cursorKeys: CursorSigningKeys,
     private readonly seats: EventSeats,
     private readonly participants: EventWriteParticipants,
@@ -163,7 +161,7 @@ export class SpecialEventsService {
       },
       firstVersion(),
     );
-    if (!(await this.writeHealth.track(this.store.insert(event)))) {
+    if (!(await this.store.insert(event))) {
       throw new SpecialEventRefusal('exists', { eventId: event.eventId });
     }
     return event;
@@ -178,13 +176,13 @@ export class SpecialEventsService {
   async delete(eventId: string, ifMatchHeader?: string): Promise<void> {
     const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
     if (ifMatch === undefined || ifMatch.trim() === '*') {
-      if (!(await this.writeHealth.track(this.store.delete(eventId)))) throw notFound(eventId);
+      if (!(await this.store.delete(eventId))) throw notFound(eventId);
       return;
     }
     const current = await this.get(eventId);
     if (!ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
     const expected = { version: current.version, ticketsSold: current.ticketsSold };
-    if (await this.writeHealth.track(this.store.delete(eventId, expected))) return;
+    if (await this.store.delete(eventId, expected)) return;
     const after = await this.store.find(eventId);
     if (!after) throw notFound(eventId);
     throw staleTag(after);
@@ -318,7 +316,7 @@ export class SpecialEventsService {
         if (inUse.length > 0) {
           throw new SpecialEventRefusal('dates-have-tickets', { dates: inUse });
         }
-        if (await this.writeHealth.track(this.store.update(next, current.version, removed.length > 0))) return next;
+        if (await this.store.update(next, current.version, removed.length > 0)) return next;
         // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
         // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
         const after = await this.get(eventId);
@@ -352,7 +350,7 @@ export class SpecialEventsService {
       if (!event) return { outcome: 'no-event' };
       const dates = indexedDates(event.dates);
       if (!dates.includes(date)) return { outcome: 'not-a-date', dates };
-      if (await this.writeHealth.track(this.seats.take(event, date, joined(event)))) {
+      if (await this.seats.take(event, date, joined(event))) {
         return { outcome: 'reserved', event };
       }
       const after = await this.store.find(eventId);

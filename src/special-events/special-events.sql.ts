@@ -1,9 +1,14 @@
 import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
+import { insertInto } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
-import type { DataSource } from 'typeorm';
-import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
-import { LIST_WALK_ROWS, type ListedEvent, type ListQuery, type StoredCursorKey } from './special-events.repository.js';
+import { SpecialEvent, type SpecialEventDate } from './special-event.entity.js';
+import {
+  LIST_WALK_ROWS,
+  type ListedEvent,
+  type ListQuery,
+  type StoredCursorKey,
+} from './special-events.repository.types.js';
 
 /*
  * The SQL text of special events, their row types and the mapping from rows to events: what the
@@ -271,20 +276,67 @@ export function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
   );
 }
 
-/**
- * SQLite's insert and delete of one event, from the entity's metadata (its columns in order, the
- * values the entity's transformers prepare): a duplicate eventId inserts nothing.
- */
-export function sqliteEventWrites(dataSource: DataSource): { insert: string; delete: string } {
-  const metadata = dataSource.getMetadata(SpecialEvent);
-  const { driver } = dataSource;
-  const table = driver.escape(metadata.tableName);
-  const names = metadata.columns.map((column) => driver.escape(column.databaseName));
-  const primaryKey = driver.escape(metadata.primaryColumns[0].databaseName);
-  return {
-    insert: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-    delete: `DELETE FROM ${table} WHERE ${primaryKey} = ?`,
-  };
+/** An event's properties in the order of its row's values (eventValues). */
+const EVENT_PROPERTIES = [
+  'eventId',
+  'name',
+  'location',
+  'eventDescription',
+  'dates',
+  'price',
+  'version',
+  'sortDate',
+  'capacity',
+  'ticketsSold',
+] as const;
+
+/** The INSERT of one event, its columns named by the entity. */
+const INSERT_EVENT_SQL = insertInto(SpecialEvent, EVENT_PROPERTIES);
+
+/** SQLite's insert of one event: a duplicate eventId inserts nothing (no row changed). */
+export const SQLITE_INSERT_SQL = `${INSERT_EVENT_SQL} ON CONFLICT DO NOTHING`;
+
+/** One INSERT of `count` events (MySQL/MariaDB: a duplicate eventId fails it whole). */
+export function insertEventsSql(count: number): string {
+  return INSERT_EVENT_SQL + `, (${EVENT_PROPERTIES.map(() => '?').join(', ')})`.repeat(count - 1);
+}
+
+/** The values of an event's row, as insertEventsSql and SQLITE_INSERT_SQL take them. */
+export function eventValues(event: SpecialEvent): unknown[] {
+  return [
+    event.eventId,
+    event.name,
+    event.location,
+    event.eventDescription,
+    JSON.stringify(event.dates),
+    event.price,
+    event.version,
+    event.sortDate,
+    event.capacity,
+    event.ticketsSold,
+  ];
+}
+
+/** The delete of one event, whatever its version. */
+export const DELETE_SQL = 'DELETE FROM special_events WHERE event_id = ?';
+
+/** The delete of `count` events (MySQL/MariaDB's batched deletes). */
+export function deleteEventsSql(count: number): string {
+  return `DELETE FROM special_events WHERE event_id IN (${placeholders(count)})`;
+}
+
+/** The delete of the date rows of `count` events. */
+export function deleteDatesOfSql(count: number): string {
+  return `DELETE FROM special_event_dates WHERE event_id IN (${placeholders(count)})`;
+}
+
+/** The insert of `count` date rows (MySQL/MariaDB). Parameters: each row's date, then its eventId. */
+export function insertDateRowsSql(count: number): string {
+  return 'INSERT INTO special_event_dates (event_date, event_id) VALUES (?, ?)' + ', (?, ?)'.repeat(count - 1);
+}
+
+function placeholders(count: number): string {
+  return '?' + ', ?'.repeat(count - 1);
 }
 
 /** The date index rows of one event. Parameters: the eventId, then the JSON array of its distinct ISO dates (SQLite). */

@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
+import { BatchedWrites } from '../../src/database/batched-writes.js';
 import { SqliteGroupCommit } from '../../src/database/sqlite-group-commit.js';
 import { SpecialEvent } from '../../src/special-events/special-event.entity.js';
-import {
-  MysqlSpecialEventsRepository,
-  TypeOrmSpecialEventsRepository,
-} from '../../src/special-events/special-events.repository.mysql.js';
+import { MysqlSpecialEventsRepository } from '../../src/special-events/special-events.repository.mysql.js';
 import { type Body, CHALLENGE, expectProblem, expectStatus } from '../helpers/problem-assertions.js';
 import { sendTogether as sendAllTogether } from '../helpers/raw-http.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
@@ -91,8 +89,9 @@ async function sendTogether(requests: readonly { method: 'POST' | 'DELETE'; even
 
 /**
  * Records the batches the writes form: the group commit's transactions on SQLite; on MySQL the
- * store's batches, its multi-row INSERTs (events per statement) and its `DELETE … IN`s (whether
- * each committed or fell back to row-by-row deletes).
+ * batched writes' batches (Sql.batched), the store's INSERTs (events per statement, batched or
+ * alone) and the batches' all-or-none transactions, here `DELETE … IN`s (whether each committed
+ * or fell back to row-by-row deletes).
  */
 function recordBatches() {
   const mysql = t.app.get(DataSource).options.type === 'mysql';
@@ -104,20 +103,22 @@ function recordBatches() {
     );
     return { mysql, batches: () => sizes(runBatch), inserts: () => [], deletesIn: async () => [] };
   }
-  type Batching = Record<'insertBatch' | 'deleteBatch' | 'insertAll' | 'deleteAllOrNone', (b: unknown[]) => unknown>;
-  const insertBatch = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'insertBatch');
-  const deleteBatch = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'deleteBatch');
-  const insertAll = vi.spyOn(TypeOrmSpecialEventsRepository.prototype as unknown as Batching, 'insertAll');
-  const deleteAllOrNone = vi.spyOn(MysqlSpecialEventsRepository.prototype as unknown as Batching, 'deleteAllOrNone');
+  type Batching = Record<'runBatch' | 'allOrNone', (b: unknown[]) => unknown>;
+  const runBatch = vi.spyOn(BatchedWrites.prototype as unknown as Batching, 'runBatch');
+  const allOrNone = vi.spyOn(BatchedWrites.prototype as unknown as Batching, 'allOrNone');
+  const insertEvents = vi.spyOn(
+    MysqlSpecialEventsRepository.prototype as unknown as Record<'insertEvents', (b: unknown[]) => unknown>,
+    'insertEvents',
+  );
   return {
     mysql,
-    batches: () => [...sizes(insertBatch), ...sizes(deleteBatch)],
-    inserts: () => sizes(insertAll),
+    batches: () => sizes(runBatch),
+    inserts: () => sizes(insertEvents),
     deletesIn: async () =>
       Promise.all(
-        deleteAllOrNone.mock.calls.map(async ([ids], i) => ({
+        allOrNone.mock.calls.map(async ([ids], i) => ({
           ids: (ids as unknown[]).length,
-          committed: (await deleteAllOrNone.mock.results[i].value) as boolean,
+          committed: (await allOrNone.mock.results[i].value) as boolean,
         })),
       ),
   };

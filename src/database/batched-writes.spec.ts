@@ -1,0 +1,134 @@
+import { type DataSource, QueryFailedError } from 'typeorm';
+import { describe, expect, it } from 'vitest';
+import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
+import { Sql } from './sql.js';
+import { WriteHealth } from './write-health.js';
+
+const DEADLINE_MS = 60_000;
+
+/** A write of ids: together, one statement naming them all; alone, true unless the id is in `missing`. */
+function idWrites(missing: ReadonlySet<string> = new Set()) {
+  const alone: string[] = [];
+  const write: BatchedWrite<string> = {
+    alone: (id) => {
+      alone.push(id);
+      return Promise.resolve(!missing.has(id));
+    },
+    together: (ids) =>
+      new Set(ids).size === ids.length ? { statements: [{ sql: 'WRITE IN', parameters: ids }] } : null,
+  };
+  return { write, alone };
+}
+
+/** An AllOrNone that records what it was given and answers `outcome` (a boolean, or an error to throw). */
+function recordingAllOrNone(outcome: boolean | Error) {
+  const runs: { ids: unknown[]; rows: number }[] = [];
+  const run: AllOrNone = (together: Together, rows: number) => {
+    runs.push({ ids: [...together.statements[0].parameters], rows });
+    return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+  };
+  return { run, runs };
+}
+
+describe('BatchedWrites (MySQL group commit)', () => {
+  it('the items of one turn go out together, once, and each is answered by its commit', async () => {
+    const { write, alone } = idWrites();
+    const { run, runs } = recordingAllOrNone(true);
+    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    await expect(Promise.all(['a', 'b', 'c'].map((id) => writes.add(id)))).resolves.toEqual([true, true, true]);
+    expect(runs).toEqual([{ ids: ['a', 'b', 'c'], rows: 3 }]);
+    expect(alone).toEqual([]);
+  });
+
+  it('items of different turns are different batches; a lone item goes alone', async () => {
+    const { write, alone } = idWrites();
+    const { run, runs } = recordingAllOrNone(true);
+    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    await writes.add('a');
+    await Promise.all(['b', 'c'].map((id) => writes.add(id)));
+    expect(alone).toEqual(['a']);
+    expect(runs).toEqual([{ ids: ['b', 'c'], rows: 2 }]);
+  });
+
+  it('together not committed (a row missing, refused, rolled back): each item alone, with its own answer', async () => {
+    const { write, alone } = idWrites(new Set(['missing']));
+    const { run, runs } = recordingAllOrNone(false);
+    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    await expect(Promise.all(['a', 'missing', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, false, true]);
+    expect(runs).toHaveLength(1);
+    expect(alone).toEqual(['a', 'missing', 'b']);
+  });
+
+  it('items that cannot go together (one key twice): each alone, nothing together', async () => {
+    const { write, alone } = idWrites();
+    const { run, runs } = recordingAllOrNone(true);
+    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    await Promise.all(['a', 'a'].map((id) => writes.add(id)));
+    expect(runs).toEqual([]);
+    expect(alone).toEqual(['a', 'a']);
+  });
+
+  it('together of unknown fate: every item gets its error, none goes alone', async () => {
+    const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    const { write, alone } = idWrites();
+    const { run } = recordingAllOrNone(lost);
+    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(alone).toEqual([]);
+  });
+});
+
+describe('Sql.batched', () => {
+  it('on SQLite an item goes alone at once, into the group commit', async () => {
+    const dataSource = { options: { type: 'better-sqlite3' } } as unknown as DataSource;
+    const { write, alone } = idWrites();
+    const batched = new Sql(dataSource, new WriteHealth()).batched(write);
+    await expect(Promise.all(['a', 'b'].map((id) => batched(id)))).resolves.toEqual([true, true]);
+    expect(alone).toEqual(['a', 'b']);
+  });
+
+  it('on MySQL a batch that fails for want of a database makes the service unready; one that commits makes it ready', async () => {
+    let down = true;
+    const unavailable = new QueryFailedError(
+      'WRITE IN',
+      [],
+      Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT', sqlState: 'HY000' }),
+    );
+    const runner = {
+      isTransactionActive: false,
+      connect: () => Promise.resolve(),
+      startTransaction: () => {
+        runner.isTransactionActive = true;
+        return Promise.resolve();
+      },
+      query: (_sql: string, parameters: unknown[]) =>
+        down ? Promise.reject(unavailable) : Promise.resolve({ affected: parameters.length }),
+      commitTransaction: () => {
+        runner.isTransactionActive = false;
+        return Promise.resolve();
+      },
+      rollbackTransaction: () => {
+        runner.isTransactionActive = false;
+        return Promise.resolve();
+      },
+      release: () => Promise.resolve(),
+    };
+    const dataSource = { options: { type: 'mysql' }, createQueryRunner: () => runner } as unknown as DataSource;
+    const health = new WriteHealth();
+    const { write, alone } = idWrites();
+    const batched = new Sql(dataSource, health, { batchDeadlineMs: DEADLINE_MS }).batched(write);
+
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => batched(id)));
+    expect(outcomes.map(({ status }) => status)).toEqual(['rejected', 'rejected']);
+    expect(health.failingRecently()).toBe(true);
+    expect(alone).toEqual([]);
+
+    down = false;
+    await expect(Promise.all(['c', 'd'].map((id) => batched(id)))).resolves.toEqual([true, true]);
+    expect(health.failingRecently()).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import type { SqlStatement } from './sql.js';
+import { type Pending, TurnBatcher } from './turn-batcher.js';
+
+/** Several items written at once (BatchedWrite.together). */
+export interface Together {
+  /**
+   * The statements, in one transaction. The first one must change one row per item, else the
+   * transaction is rolled back and each item is written alone.
+   */
+  readonly statements: readonly SqlStatement[];
+  /**
+   * The first statement changes all of its rows or fails (a multi-row INSERT): alone, it then runs
+   * without a transaction around it.
+   */
+  readonly atomic?: boolean;
+}
+
+/**
+ * A kind of write that the requests of one turn of the event loop may share (Sql.batched): one
+ * statement and one commit for all of them (on MySQL one redo-log flush) instead of one each.
+ * Each request still gets its own answer, decided by the database.
+ */
+export interface BatchedWrite<T> {
+  /** Writes one item on its own: true, or false when it did not take effect (a duplicate, a missing row). */
+  readonly alone: (item: T) => Promise<boolean>;
+  /** The statements that write these items together, or null when they cannot go together (one key twice). */
+  readonly together: (items: readonly T[]) => Together | null;
+}
+
+/**
+ * Runs `together` in one transaction: true when committed, false when it changed nothing because
+ * the first statement did not change one row per item, or the server refused a statement or rolled
+ * it back whole (a deadlock, a Galera certification conflict). Throws when the outcome is unknown
+ * (a timeout, a lost connection, a failed COMMIT).
+ */
+export type AllOrNone = (together: Together, rows: number) => Promise<boolean>;
+
+/**
+ * MySQL/MariaDB's group commit (InnoDB's own only merges commits that happen to overlap): the
+ * items of one turn, in chunks of at most MYSQL_BATCH (TurnBatcher), go out together; when that
+ * cannot decide for each of them, each goes alone.
+ *
+ * - Together committed: every item took effect.
+ * - Refused or rolled back whole (a duplicate key, a missing row, a value the server rejects, a
+ *   deadlock): nothing of it is kept, and each item is written alone, with its own outcome.
+ * - Fate unknown (a timeout, a lost connection, a failed COMMIT: it may still commit): every item
+ *   gets the error (503) and nothing is retried; a retry of a create would meet the batch's own
+ *   rows and answer 409 for ids the service generated itself.
+ *
+ * Every item is answered within `deadlineMs` (see TurnBatcher).
+ */
+export class BatchedWrites<T> {
+  private readonly batcher: TurnBatcher<T>;
+
+  constructor(
+    private readonly write: BatchedWrite<T>,
+    private readonly runTogether: AllOrNone,
+    deadlineMs: number,
+  ) {
+    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs);
+  }
+
+  add(item: T): Promise<boolean> {
+    return this.batcher.add(item);
+  }
+
+  private async runBatch(batch: readonly Pending<T>[]): Promise<void> {
+    if (batch.length > 1) {
+      const items = batch.map(({ item }) => item);
+      const together = this.write.together(items);
+      if (together !== null) {
+        let committed: boolean;
+        try {
+          committed = await this.allOrNone(items, together);
+        } catch (error) {
+          for (const { reject } of batch) reject(error);
+          return;
+        }
+        if (committed) {
+          for (const { resolve } of batch) resolve(true);
+          return;
+        }
+      }
+    }
+    await Promise.all(batch.map(({ item, resolve, reject }) => this.write.alone(item).then(resolve, reject)));
+  }
+
+  /** `together` for `items`: whether it committed (AllOrNone). */
+  private allOrNone(items: readonly T[], together: Together): Promise<boolean> {
+    return this.runTogether(together, items.length);
+  }
+}
