@@ -11,11 +11,12 @@ import type { Sql } from '../database/sql.js';
  * back with LAST_INSERT_ID from the same statement.
  *
  * Where the anonymous reads are counted: the `public_read_hits` table, one row per window and
- * client address. `add` counts one read with one atomic statement and returns the window's count
- * after it, as the database decided it; `dropBefore` forgets the windows that started earlier.
+ * client address. `add` counts n reads with one atomic statement and returns the window's count
+ * after them, as the database decided it; `dropBefore` forgets the windows that started earlier.
  */
 export interface HitCounts {
-  add(windowStart: number, address: string): Promise<number>;
+  /** Counts `n` reads of the address in the window; resolves with the window's count after them. */
+  add(windowStart: number, address: string, n: number): Promise<number>;
   dropBefore(windowStart: number): Promise<void>;
   close(): void;
 }
@@ -25,6 +26,7 @@ const DROP_SQL = 'DELETE FROM public_read_hits WHERE window_start < ?';
 interface PendingHit {
   readonly windowStart: number;
   readonly address: string;
+  readonly n: number;
   readonly resolve: (hits: number) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -53,9 +55,9 @@ export class SqliteHitCounts implements HitCounts {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  add(windowStart: number, address: string): Promise<number> {
+  add(windowStart: number, address: string, n: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ windowStart, address, resolve, reject });
+      this.queue.push({ windowStart, address, n, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -94,8 +96,8 @@ export class SqliteHitCounts implements HitCounts {
     this.queue = [];
     const counts: number[] = [];
     try {
-      for (const { windowStart, address } of batch) {
-        counts.push((statements.upsert.get(windowStart, address) as { hits: number }).hits);
+      for (const { windowStart, address, n } of batch) {
+        counts.push((statements.upsert.get(windowStart, address, n, n) as { hits: number }).hits);
       }
       statements.commit.run();
     } catch (error) {
@@ -129,8 +131,8 @@ export class SqliteHitCounts implements HitCounts {
       }
       this.prepared = {
         upsert: db.prepare(
-          'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, 1) ' +
-            'ON CONFLICT (window_start, address) DO UPDATE SET hits = hits + 1 RETURNING hits',
+          'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, ?) ' +
+            'ON CONFLICT (window_start, address) DO UPDATE SET hits = hits + ? RETURNING hits',
         ),
         begin: db.prepare('BEGIN IMMEDIATE'),
         commit: db.prepare('COMMIT'),
@@ -145,8 +147,8 @@ export class SqliteHitCounts implements HitCounts {
 /**
  * MySQL, MariaDB, Galera: `LAST_INSERT_ID(hits + n)` hands the row's new count back in the
  * statement's own answer (mysql2's `insertId`), so one round trip both counts and reads the count.
- * The reads of one address that arrive in the same turn of the event loop are counted by one
- * statement (`+ n`; each gets its own count within it): a flood from one address costs a
+ * The adds of one address that arrive in the same turn of the event loop are counted by one
+ * statement (`+ n`, their sum; each gets its own count within it): a flood from one address costs a
  * statement per turn, not per read, and different addresses are counted at once on the pool. A
  * first read of a window inserts its row (affectedRows 1: the count is n). Two Galera nodes
  * counting the same address at once conflict on its row (1213): the statement runs again, twice
@@ -161,12 +163,12 @@ export class MysqlHitCounts implements HitCounts {
     private readonly sql: Sql,
   ) {}
 
-  add(windowStart: number, address: string): Promise<number> {
+  add(windowStart: number, address: string, n: number): Promise<number> {
     return new Promise((resolve, reject) => {
       const key = `${windowStart} ${address}`;
       const hits = this.pending.get(key);
-      if (hits === undefined) this.pending.set(key, [{ windowStart, address, resolve, reject }]);
-      else hits.push({ windowStart, address, resolve, reject });
+      if (hits === undefined) this.pending.set(key, [{ windowStart, address, n, resolve, reject }]);
+      else hits.push({ windowStart, address, n, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -186,8 +188,13 @@ export class MysqlHitCounts implements HitCounts {
     const batches = this.pending;
     this.pending = new Map();
     for (const hits of batches.values()) {
-      this.count(hits[0].windowStart, hits[0].address, hits.length).then(
-        (total) => hits.forEach((hit, index) => hit.resolve(total - hits.length + index + 1)),
+      const n = hits.reduce((sum, hit) => sum + hit.n, 0);
+      this.count(hits[0].windowStart, hits[0].address, n).then(
+        (total) => {
+          // Each add's count after its own n, in the order they came.
+          let before = total - n;
+          for (const hit of hits) hit.resolve((before += hit.n));
+        },
         (error: unknown) => hits.forEach((hit) => hit.reject(error)),
       );
     }

@@ -9,11 +9,14 @@ import { type HitCounts, SqliteHitCounts } from './public-read-hits.repository.j
 /** What the table does, in a Map: the count of each window and address. */
 class MapCounts implements HitCounts {
   readonly rows = new Map<string, number>();
+  /** Each add's n, in order: one statement each in the database. */
+  readonly statements: number[] = [];
   failing = false;
-  add(windowStart: number, address: string): Promise<number> {
+  add(windowStart: number, address: string, n: number): Promise<number> {
     if (this.failing) return Promise.reject(new Error('down'));
+    this.statements.push(n);
     const key = `${windowStart} ${address}`;
-    const hits = (this.rows.get(key) ?? 0) + 1;
+    const hits = (this.rows.get(key) ?? 0) + n;
     this.rows.set(key, hits);
     return Promise.resolve(hits);
   }
@@ -53,6 +56,49 @@ describe('SharedWindowCounts', () => {
     counts.close();
   });
 
+  it('hands out leases that double up to limit/16: a flood costs a statement per lease, and exactly the limit gets in', async () => {
+    const hits = new MapCounts();
+    const counts = new SharedWindowCounts(hits, () => 0);
+    const results = [];
+    for (let read = 0; read < 2000; read++) results.push(await counts.increment('a', 60_000, 1600));
+    expect(results.map((result) => result.totalHits).slice(0, 1600)).toEqual(
+      Array.from({ length: 1600 }, (_, i) => i + 1),
+    );
+    expect(results.filter((result) => !result.isBlocked)).toHaveLength(1600);
+    expect(results.slice(1600).every((result) => result.isBlocked)).toBe(true);
+    // 1, 2, 4 … 64, then leases of 100 (1600 / 16) to the limit; none for the 400 refused after it.
+    expect(hits.statements.slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 64, 100]);
+    expect(hits.statements.every((n) => n <= 100)).toBe(true);
+    expect(hits.statements.reduce((sum, n) => sum + n, 0)).toBe(hits.rows.get('0 a'));
+    expect(hits.statements).toHaveLength(7 + Math.ceil((1601 - 127) / 100));
+    counts.close();
+  });
+
+  it('gives the reads of one turn distinct positions, so exactly the limit gets in', async () => {
+    const counts = new SharedWindowCounts(new MapCounts(), () => 0);
+    const results = await Promise.all(Array.from({ length: 50 }, () => counts.increment('a', 60_000, 30)));
+    expect(new Set(results.map((result) => result.totalHits)).size).toBe(50);
+    expect(results.filter((result) => !result.isBlocked)).toHaveLength(30);
+    counts.close();
+  });
+
+  it('lets two instances on one count in never past the limit, and at most a lease each short of it', async () => {
+    const admittedBy = async (instanceOf: (read: number) => number): Promise<number> => {
+      const hits = new MapCounts();
+      const instances = [new SharedWindowCounts(hits, () => 0), new SharedWindowCounts(hits, () => 0)];
+      let admitted = 0;
+      for (let read = 0; read < 1000; read++) {
+        if (!(await instances[instanceOf(read)].increment('a', 60_000, 800)).isBlocked) admitted++;
+      }
+      for (const instance of instances) instance.close();
+      return admitted;
+    };
+    // Bursts of 37 at one instance, then at the other: each comes back to the rest of its lease.
+    expect(await admittedBy((read) => Math.floor(read / 37) % 2)).toBe(800);
+    // 100 reads at one, then none there: 1 + 2 + … + 32 + 50 = 113 positions taken, 13 never handed out.
+    expect(await admittedBy((read) => (read < 100 ? 0 : 1))).toBe(800 - 13);
+  });
+
   it('lets a read through when the count cannot be made', async () => {
     const hits = new MapCounts();
     hits.failing = true;
@@ -77,11 +123,11 @@ describe('SqliteHitCounts', () => {
     const second = new Database(file);
     const a = new SqliteHitCounts(sqliteDataSource(first));
     const b = new SqliteHitCounts(sqliteDataSource(second));
-    expect(await a.add(60_000, '192.0.2.1')).toBe(1);
-    expect(await b.add(60_000, '192.0.2.1')).toBe(2);
-    expect(await a.add(60_000, '192.0.2.1')).toBe(3);
-    expect(await b.add(60_000, '192.0.2.2')).toBe(1);
-    expect(await a.add(120_000, '192.0.2.1')).toBe(1);
+    expect(await a.add(60_000, '192.0.2.1', 1)).toBe(1);
+    expect(await b.add(60_000, '192.0.2.1', 1)).toBe(2);
+    expect(await a.add(60_000, '192.0.2.1', 4)).toBe(6);
+    expect(await b.add(60_000, '192.0.2.2', 2)).toBe(2);
+    expect(await a.add(120_000, '192.0.2.1', 1)).toBe(1);
     await b.dropBefore(120_000);
     expect(first.prepare('SELECT window_start, address, hits FROM public_read_hits').all()).toEqual([
       { window_start: 120_000, address: '192.0.2.1', hits: 1 },
@@ -99,13 +145,13 @@ describe('SqliteHitCounts', () => {
     other.exec(CREATE);
     const main = new Database(file);
     const counts = new SqliteHitCounts(sqliteDataSource(main));
-    expect(await Promise.all([1, 2, 3, 4].map(() => counts.add(0, 'a')))).toEqual([1, 2, 3, 4]);
+    expect(await Promise.all([1, 2, 3, 4].map((n) => counts.add(0, 'a', n)))).toEqual([1, 3, 6, 10]);
     // Another process holds the write lock: the event loop is not blocked, and the count is made after.
     other.exec('BEGIN IMMEDIATE');
-    const counted = counts.add(0, 'a');
+    const counted = counts.add(0, 'a', 1);
     await new Promise((resolve) => setTimeout(resolve, 10));
     other.exec('COMMIT');
-    expect(await counted).toBe(5);
+    expect(await counted).toBe(11);
     counts.close();
     main.close();
     other.close();
@@ -116,7 +162,7 @@ describe('SqliteHitCounts', () => {
     db.exec(CREATE);
     const counts = new SqliteHitCounts(sqliteDataSource(db));
     db.exec('BEGIN');
-    const counted = counts.add(0, 'a');
+    const counted = counts.add(0, 'a', 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     db.exec('ROLLBACK');
     expect(await counted).toBe(1);
