@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { CalendarEventStamps, type StampsVersion } from './calendar.repository.js';
-import { FEED_EVENT_CAP, FEED_MAX_OCTETS, FEED_PAGE_SIZE, PRODUCT_ID, type FeedRange } from './calendar-feed.js';
+import {
+  FEED_EVENT_CAP,
+  FEED_MAX_OCTETS,
+  FEED_PAGE_SIZE,
+  FEEDS_AT_ONCE,
+  PRODUCT_ID,
+  type FeedRange,
+} from './calendar-feed.js';
 import { type BuiltFeed, buildFeed } from './feed-builder.js';
 import { FeedTurns, LoopShare } from './feed-turns.js';
 
@@ -22,9 +29,6 @@ const SLICE_MS = 10;
 
 /** The rendering's version, in every tag: raise it when the same events come to give other bytes. */
 const FEED_FORMAT = 2;
-
-/** How many feeds are built (and held, up to 16 MiB each) at once; the others wait their turn. */
-export const FEEDS_AT_ONCE = 4;
 
 /**
  * The feed of the events in a date range, built from what SpecialEventsModule exports: its list,

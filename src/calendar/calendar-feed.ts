@@ -1,11 +1,15 @@
 import type { SpecialEvent } from '../special-events/special-event.entity.js';
-import { contentLine, CRLF, escapeText } from './calendar-text.js';
+import { contentLine, CRLF, escapeText, foldedLines } from './calendar-text.js';
 
-/** The most events one feed reads (a hundred list pages); docs/api.md says what happens beyond. */
+/** The most events one feed reads (400 list pages); docs/api.md says what happens beyond. */
 export const FEED_EVENT_CAP = 10_000;
 
-/** The list's largest page: the feed reads the list as any client would, following its cursor. */
-export const FEED_PAGE_SIZE = 100;
+/**
+ * The feed reads the list as any client would, following its cursor, a page of this many events
+ * at a time: on SQLite a page is read synchronously, and 100 events of 5,000 characters held the
+ * event loop longer than the rest of a slice.
+ */
+export const FEED_PAGE_SIZE = 25;
 
 /**
  * The part of every UID after the `@`: the same whichever host or instance serves the feed, so
@@ -23,6 +27,9 @@ export const SKIPPED_PROPERTY = 'X-MUSEUM-SKIPPED-EVENTS';
  * read, keeping the earliest days.
  */
 export const FEED_MAX_OCTETS = 16 * 1024 * 1024;
+
+/** How many feeds are built (and held, up to FEED_MAX_OCTETS each) at once; the others wait their turn. */
+export const FEEDS_AT_ONCE = 4;
 
 /**
  * Present when the feed was cut short: `EVENTS=10000` when more events matched than the feed
@@ -69,29 +76,41 @@ export function withinRange(date: string, range: FeedRange): boolean {
 
 /**
  * What every VEVENT of one event shares, rendered once for all its dates: the SUMMARY, LOCATION
- * and DESCRIPTION lines (escaped and folded: most of a VEVENT's bytes and of its rendering time),
- * their size in octets, and the stamp as a DATE-TIME.
+ * and DESCRIPTION lines (escaped and folded: most of a VEVENT's bytes and of its rendering time)
+ * as UTF-8 octets, and the stamp as a DATE-TIME. Octets, not a string: an event waits for its
+ * later dates while the feed is built, and text kept that long in the JavaScript heap is copied by
+ * every young-generation collection and then moved to the old one, which the feeds' churn made
+ * collect every second, holding the event loop.
  */
 export interface EventText {
   readonly eventId: string;
-  readonly lines: string;
-  readonly octets: number;
+  readonly lines: Buffer;
   readonly stamp: string;
 }
 
-export function eventText(event: SpecialEvent, stampMs: number): EventText {
-  const lines = [
-    contentLine('SUMMARY', escapeText(event.name)),
-    contentLine('LOCATION', escapeText(event.location)),
-    contentLine('DESCRIPTION', escapeText(event.eventDescription)),
-    '',
-  ].join(CRLF);
-  return { eventId: event.eventId, lines, octets: Buffer.byteLength(lines, 'utf8'), stamp: utcDateTime(stampMs) };
+/** The event's shared lines, written into the Buffer `take` gives (a view of a feed's slab). */
+export function eventText(event: SpecialEvent, stampMs: number, take: (octets: number) => Buffer): EventText {
+  const lines = foldedLines(
+    [
+      `SUMMARY:${escapeText(event.name)}`,
+      `LOCATION:${escapeText(event.location)}`,
+      `DESCRIPTION:${escapeText(event.eventDescription)}`,
+    ],
+    take,
+  );
+  return { eventId: event.eventId, lines, stamp: utcDateTime(stampMs) };
 }
 
-/** One VEVENT's content lines, each ending in CRLF, and its size in octets (all but `text.lines` is ASCII). */
-export function vevent(date: string, text: EventText): { readonly text: string; readonly octets: number } {
-  const ascii = [
+/** One VEVENT: the ASCII lines before the event's shared ones, those, the ASCII lines after, and its size in octets. */
+export interface Vevent {
+  readonly head: string;
+  readonly lines: Buffer;
+  readonly tail: string;
+  readonly octets: number;
+}
+
+export function vevent(date: string, text: EventText): Vevent {
+  const head = [
     'BEGIN:VEVENT',
     contentLine('UID', `${text.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
     `DTSTAMP:${text.stamp}`,
@@ -100,7 +119,7 @@ export function vevent(date: string, text: EventText): { readonly text: string; 
     '',
   ].join(CRLF);
   const tail = `LAST-MODIFIED:${text.stamp}${CRLF}END:VEVENT${CRLF}`;
-  return { text: ascii + text.lines + tail, octets: ascii.length + text.octets + tail.length };
+  return { head, lines: text.lines, tail, octets: head.length + text.lines.length + tail.length };
 }
 
 /** The VCALENDAR's head: its properties, with the counts only the whole feed knows (skipped: unknown when undefined). */

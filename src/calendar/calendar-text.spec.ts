@@ -1,4 +1,4 @@
-import { contentLine, CRLF, escapeText, foldLine, MAX_LINE_OCTETS } from './calendar-text.js';
+import { contentLine, CRLF, escapeText, foldedLines, foldLine, MAX_LINE_OCTETS } from './calendar-text.js';
 
 /** RFC 5545's unfolding: every CRLF followed by one space or tab is removed. */
 const unfold = (folded: string): string => folded.replace(/\r\n[ \t]/g, '');
@@ -122,5 +122,29 @@ describe('foldLine (RFC 5545, 3.1)', () => {
     const long = contentLine('LOCATION', 'z'.repeat(200));
     expect(unfold(long)).toBe(`LOCATION:${'z'.repeat(200)}`);
     physicalLines(long);
+  });
+});
+
+describe('foldedLines (the octets of folded lines, written where they are kept)', () => {
+  it('gives exactly the UTF-8 of foldLine for each line, each ended by CRLF, filling what `take` gave', () => {
+    const lines = [
+      'SUMMARY:',
+      `SUMMARY:${'🦕'.repeat(100)}`,
+      `LOCATION:${'x'.repeat(74)}é${'x'.repeat(10)}`,
+      `DESCRIPTION:${escapeText('Dé\u0301jà vu; 恐竜, מוזיאון\n'.repeat(300))}`,
+      // A lone surrogate: both become U+FFFD, 3 octets.
+      `DESCRIPTION:${'a'.repeat(73)}\ud83e${'b'.repeat(80)}`,
+      'e\u0301'.repeat(60),
+      `X:${'中'.repeat(2000)}`,
+    ];
+    const given: number[] = [];
+    const octetsOf = foldedLines(lines, (size) => {
+      given.push(size);
+      return Buffer.alloc(size, 0xff);
+    });
+    expect(octetsOf.equals(Buffer.from(lines.map((line) => `${foldLine(line)}${CRLF}`).join(''), 'utf8'))).toBe(true);
+    expect(given).toEqual([octetsOf.length]);
+    // Short lines after a long one: the octets kept between calls are not carried over.
+    expect(foldedLines(['A:b'], (size) => Buffer.alloc(size)).toString()).toBe(`A:b${CRLF}`);
   });
 });

@@ -40,16 +40,63 @@ export function foldLine(line: string): string {
   if (bytes.length <= MAX_LINE_OCTETS) return line;
   const lines: string[] = [];
   let start = 0;
-  let room = MAX_LINE_OCTETS;
-  while (bytes.length - start > room) {
-    let end = start + room;
-    while ((bytes[end] & 0xc0) === 0x80) end--;
-    lines.push(bytes.toString('utf8', start, end));
-    start = end;
-    room = MAX_LINE_OCTETS - 1;
+  for (const cut of foldCuts(bytes, bytes.length)) {
+    lines.push(bytes.toString('utf8', start, cut));
+    start = cut;
   }
   lines.push(bytes.toString('utf8', start));
   return lines.join(`${CRLF} `);
+}
+
+/** Where foldLine breaks the first `length` octets of `bytes` (UTF-8): each a continuation's first octet. */
+function foldCuts(bytes: Buffer, length: number): number[] {
+  const cuts: number[] = [];
+  let start = 0;
+  let room = MAX_LINE_OCTETS;
+  while (length - start > room) {
+    let end = start + room;
+    while ((bytes[end] & 0xc0) === 0x80) end--;
+    cuts.push(end);
+    start = end;
+    room = MAX_LINE_OCTETS - 1;
+  }
+  return cuts;
+}
+
+/** Where the octets of foldedLines are gathered before they are copied out: reused, so it grows once. */
+let encoded = Buffer.allocUnsafe(16 * 1024);
+let folded = Buffer.allocUnsafe(16 * 1024);
+
+/**
+ * The lines, each folded as foldLine folds it and ended by CRLF, as UTF-8 octets: written into the
+ * Buffer `take` gives for their exact size (a slab's view), with no string made on the way.
+ */
+export function foldedLines(lines: readonly string[], take: (octets: number) => Buffer): Buffer {
+  let at = 0;
+  for (const line of lines) {
+    // Each UTF-16 unit is at most 3 octets (a lone surrogate becomes U+FFFD, 3 octets).
+    const most = line.length * 3;
+    if (encoded.length < most) encoded = Buffer.allocUnsafe(most);
+    const length = encoded.write(line, 0, 'utf8');
+    const cuts = foldCuts(encoded, length);
+    const size = length + 3 * cuts.length + 2;
+    if (folded.length < at + size) {
+      const larger = Buffer.allocUnsafe(Math.max(2 * folded.length, at + size));
+      folded.copy(larger, 0, 0, at);
+      folded = larger;
+    }
+    let from = 0;
+    for (const cut of cuts) {
+      at += encoded.copy(folded, at, from, cut);
+      at += folded.write(`${CRLF} `, at, 'latin1');
+      from = cut;
+    }
+    at += encoded.copy(folded, at, from, length);
+    at += folded.write(CRLF, at, 'latin1');
+  }
+  const out = take(at);
+  folded.copy(out, 0, 0, at);
+  return out;
 }
 
 /** `NAME:value` (or `NAME;PARAM=…:value`), folded; the value as given (escape TEXT first). */

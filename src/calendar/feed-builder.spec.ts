@@ -223,6 +223,31 @@ describe('buildFeed, rendering', () => {
     expect(under.filter((line) => line.startsWith('DTSTART'))).toEqual(['DTSTART;VALUE=DATE:20260101']);
   });
 
+  it('writes the next feed into the chunks the last one gave back, and only into those it gave back', async () => {
+    const long = (id: string, date: string) =>
+      Object.assign(event(id, [date]), { eventDescription: `Dé\u0301jà vu; 恐竜 ${id} `.repeat(300) });
+    const listed = Array.from({ length: 40 }, (_, i) => long(`e${String(i).padStart(2, '0')}`, '2026-01-01'));
+    const feed = () => buildFeed({}, { readPage: pagesOf(listed, 25), readStamps: noStamps, pause: goOn }, LIMITS);
+    const first = await feed();
+    if (first === undefined) throw new Error('no feed');
+    const body = Buffer.concat(first.chunks);
+    // The chunks between the head and the tail, each a view of a 64 KiB buffer of its own.
+    const memoryOf = (built: BuiltFeed) => new Set(built.chunks.slice(1, -1).map((chunk) => chunk.buffer));
+    expect(memoryOf(first).size).toBeGreaterThan(2);
+    // Not given back: the next feed has memory of its own.
+    const second = await feed();
+    if (second === undefined) throw new Error('no feed');
+    expect([...memoryOf(second)].filter((memory) => memoryOf(first).has(memory))).toEqual([]);
+    first.recycle();
+    const third = await feed();
+    if (third === undefined) throw new Error('no feed');
+    expect([...memoryOf(third)].every((memory) => memoryOf(first).has(memory))).toBe(true);
+    // Overwritten, the same bytes: nothing of the last feed is left in what is sent.
+    expect(Buffer.concat(third.chunks).equals(body)).toBe(true);
+    expect(third.octets).toBe(body.length);
+    for (const built of [second, third]) built.recycle();
+  });
+
   it('gives the same bytes for the same events', async () => {
     const listed = Array.from({ length: 300 }, (_, i) => event(`e${String(i).padStart(3, '0')}`, ['2026-01-01']));
     const first = await build(pagesOf(listed, 100));

@@ -3,21 +3,30 @@ import type { SpecialEvent } from '../special-events/special-event.entity.js';
 import {
   FEED_EVENT_CAP,
   FEED_MAX_OCTETS,
+  FEEDS_AT_ONCE,
   FEED_TAIL,
   type FeedPage,
   type EventText,
   type FeedRange,
+  type Vevent,
   eventText,
   feedHead,
   vevent,
   withinRange,
 } from './calendar-feed.js';
+import { BufferPool } from './buffer-pool.js';
 import { OccurrenceHeap } from './occurrence-heap.js';
 
 /** The feed's bytes, in chunks of about CHUNK_OCTETS (the last ones shorter). */
 export interface BuiltFeed {
   readonly chunks: readonly Buffer[];
   readonly octets: number;
+  /**
+   * Gives the chunks' memory to the next feed. Only once nothing reads them any more: for a
+   * response, once it finished (every chunk handed to the operating system); never after a
+   * socket closed with writes pending, whose chunks the socket may still hold.
+   */
+  readonly recycle: () => void;
 }
 
 export interface FeedSources {
@@ -39,8 +48,13 @@ export interface FeedLimits {
   readonly stampless: number;
 }
 
-/** The size the VEVENTs are gathered to before they become one Buffer (and one socket write). */
+/** The size of the Buffers the VEVENTs are written into (one socket write each). */
 const CHUNK_OCTETS = 64 * 1024;
+const SLAB_OCTETS = 256 * 1024;
+
+/** The chunks of the feeds being built and sent at once (FEEDS_AT_ONCE of 16 MiB), and their slabs. */
+const CHUNKS = new BufferPool(CHUNK_OCTETS, (FEEDS_AT_ONCE * FEED_MAX_OCTETS) / CHUNK_OCTETS);
+const SLABS = new BufferPool(SLAB_OCTETS, (FEEDS_AT_ONCE * FEED_MAX_OCTETS) / SLAB_OCTETS);
 
 /**
  * The VCALENDAR of the events the list gives for `range`: one all-day VEVENT per ISO date in the
@@ -63,6 +77,26 @@ export async function buildFeed(
   const seen = new Set<string>();
   const waiting = new OccurrenceHeap();
   const output = new ChunkWriter();
+  const slabs = new OctetSlabs();
+  try {
+    return await build(range, sources, limits, { seen, waiting, output, slabs });
+  } finally {
+    // Every event's text is rendered or dropped by now: nothing reads the slabs again.
+    slabs.recycle();
+  }
+}
+
+async function build(
+  range: FeedRange,
+  sources: FeedSources,
+  limits: FeedLimits,
+  {
+    seen,
+    waiting,
+    output,
+    slabs,
+  }: { seen: Set<string>; waiting: OccurrenceHeap; output: ChunkWriter; slabs: OctetSlabs },
+): Promise<BuiltFeed | undefined> {
   let read = 0;
   let skipped = 0;
   let truncated: string | undefined;
@@ -74,8 +108,7 @@ export async function buildFeed(
     for (let next = waiting.peek(); next !== undefined; next = waiting.peek()) {
       if (frontier !== undefined && next.key > frontier) break;
       waiting.pop();
-      const rendered = vevent(next.date, next.text);
-      if (!output.add(rendered.text, rendered.octets, limits.maxOctets)) {
+      if (!output.add(vevent(next.date, next.text), limits.maxOctets)) {
         full = true;
         truncated = `OCTETS=${limits.maxOctets}`;
         waiting.clear();
@@ -85,10 +118,14 @@ export async function buildFeed(
     }
     return true;
   };
+  const abandon = (): undefined => {
+    output.recycle();
+    return undefined;
+  };
 
   do {
     const page = await sources.readPage(cursor);
-    if (!(await sources.pause())) return undefined;
+    if (!(await sources.pause())) return abandon();
     const taken = page.events.slice(0, limits.cap - read);
     read += taken.length;
     const fresh = taken.filter((event) => !seen.has(event.eventId));
@@ -101,7 +138,7 @@ export async function buildFeed(
       let text: EventText | undefined;
       for (const date of dates) {
         if (!withinRange(date, range)) continue;
-        text ??= eventText(event, stamp);
+        text ??= eventText(event, stamp, slabs.take);
         waiting.push({ key: orderKey(date, event.eventId), date, text });
       }
     }
@@ -112,13 +149,13 @@ export async function buildFeed(
     }
     const last = taken.at(-1);
     if (!full && cursor !== undefined && last !== undefined) {
-      if (!(await renderUpTo(frontierOf(last, range)))) return undefined;
+      if (!(await renderUpTo(frontierOf(last, range)))) return abandon();
     }
     // Cut at the size bound: nothing more is rendered, and the events without an ISO date (last
     // in the list) are not read on for, so their count is left out of the head.
     if (full) cursor = undefined;
   } while (cursor !== undefined);
-  if (!full && !(await renderUpTo(undefined))) return undefined;
+  if (!full && !(await renderUpTo(undefined))) return abandon();
   return output.finish(feedHead(full ? undefined : skipped, truncated), FEED_TAIL);
 }
 
@@ -140,34 +177,80 @@ function frontierOf(event: SpecialEvent, range: FeedRange): string {
   return orderKey(first ?? '~', event.eventId);
 }
 
-/** The VEVENTs' text gathered into Buffers of about CHUNK_OCTETS, and their total, bounded. */
+/**
+ * The octets of the events' shared lines, for as long as the feed is built: views of slabs of
+ * SLAB_OCTETS (from SLABS), so that thousands of events make a few allocations, outside the
+ * JavaScript heap, and none once the pool holds slabs.
+ */
+class OctetSlabs {
+  private readonly slabs: Buffer[] = [];
+  private slab: Buffer = Buffer.alloc(0);
+  private used = 0;
+
+  /** A view of `octets` not yet written (the caller fills all of it). */
+  readonly take = (octets: number): Buffer => {
+    if (octets > this.slab.length - this.used) {
+      if (octets > SLAB_OCTETS / 4) return Buffer.allocUnsafe(octets);
+      this.slab = SLABS.take();
+      this.slabs.push(this.slab);
+      this.used = 0;
+    }
+    this.used += octets;
+    return this.slab.subarray(this.used - octets, this.used);
+  };
+
+  recycle(): void {
+    SLABS.give(this.slabs.splice(0));
+    this.slab = Buffer.alloc(0);
+  }
+}
+
+/**
+ * The VEVENTs written straight into Buffers of CHUNK_OCTETS (from CHUNKS; a larger one of its own
+ * for a VEVENT that needs it), and their total, bounded. A VEVENT that does not fit what is left
+ * of a chunk starts the next one.
+ */
 class ChunkWriter {
   private readonly chunks: Buffer[] = [];
-  private pending: string[] = [];
-  private pendingOctets = 0;
+  private readonly whole: Buffer[] = [];
+  private chunk: Buffer = Buffer.alloc(0);
+  private used = 0;
   private octets = 0;
 
-  /** Adds the text of `size` octets, or false when it would take the total past `maxOctets` (it is then left out). */
-  add(text: string, size: number, maxOctets: number): boolean {
-    if (this.octets + size > maxOctets) return false;
-    this.octets += size;
-    this.pending.push(text);
-    this.pendingOctets += size;
-    if (this.pendingOctets >= CHUNK_OCTETS) this.flush();
+  /** Adds the VEVENT, or false when it would take the total past `maxOctets` (it is then left out). */
+  add(event: Vevent, maxOctets: number): boolean {
+    if (this.octets + event.octets > maxOctets) return false;
+    this.octets += event.octets;
+    if (event.octets > this.chunk.length - this.used) {
+      this.seal();
+      this.chunk = event.octets > CHUNK_OCTETS ? Buffer.allocUnsafe(event.octets) : CHUNKS.take();
+      this.whole.push(this.chunk);
+    }
+    // The head and tail are ASCII: latin1 writes them a byte per character, without UTF-8's checks.
+    this.used += this.chunk.write(event.head, this.used, 'latin1');
+    this.used += event.lines.copy(this.chunk, this.used);
+    this.used += this.chunk.write(event.tail, this.used, 'latin1');
     return true;
   }
 
   finish(head: string, tail: string): BuiltFeed {
-    this.flush();
+    this.seal();
     const first = Buffer.from(head, 'utf8');
     const last = Buffer.from(tail, 'utf8');
-    return { chunks: [first, ...this.chunks, last], octets: first.length + this.octets + last.length };
+    return {
+      chunks: [first, ...this.chunks, last],
+      octets: first.length + this.octets + last.length,
+      recycle: () => this.recycle(),
+    };
   }
 
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    this.chunks.push(Buffer.from(this.pending.join(''), 'utf8'));
-    this.pending = [];
-    this.pendingOctets = 0;
+  recycle(): void {
+    CHUNKS.give(this.whole.splice(0));
+  }
+
+  private seal(): void {
+    if (this.used > 0) this.chunks.push(this.chunk.subarray(0, this.used));
+    this.chunk = Buffer.alloc(0);
+    this.used = 0;
   }
 }
