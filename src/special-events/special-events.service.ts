@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
@@ -104,9 +104,10 @@ export function publicEtagOf(event: SpecialEvent): string {
  * the bytes: a 304 then renders nothing.
  */
 export function publicListEtagOf(page: ListPage): string {
-  const hash = createHash('sha256').update(page.nextCursor ?? '');
-  for (const event of page.events) hash.update(`\n${event.eventId} ${event.version} ${event.ticketsSold}`);
-  return `"l${hash.digest().subarray(0, 16).toString('base64url')}"`;
+  // One string and one native call: a hash update per event cost a list miss 5 µs more.
+  let text = page.nextCursor ?? '';
+  for (const event of page.events) text += `\n${event.eventId} ${event.version} ${event.ticketsSold}`;
+  return `"l${hash('sha256', text, 'buffer').subarray(0, 16).toString('base64url')}"`;
 }
 
 /**
