@@ -7,6 +7,7 @@
  */
 import { VALID_AUTHORIZATION } from '../servers/databases.js';
 import { httpExpect } from '../servers/http.js';
+import { loopBlockMs } from './liveness-probe.js';
 import { waitReady } from '../servers/process.js';
 import { seedEvents, type EventRow } from './seed.js';
 import { oncePerServer, workload, type BenchModule } from './workload.js';
@@ -44,14 +45,6 @@ const feedPathOf = oncePerServer(async ({ server, label, database, seeding }) =>
   );
   return `/calendar/${(JSON.parse(created.body) as { token: string }).token}.ics?${RANGE}`;
 });
-
-/** The longest the service's event loop was held since the last read (prom-client resets it on each). */
-async function loopBlockMs(port: number, label: string): Promise<number> {
-  const metrics = await httpExpect({ port, method: 'GET', path: '/metrics' }, 200, label);
-  const found = /^nodejs_eventloop_lag_max_seconds\s+(\S+)$/m.exec(metrics.body);
-  if (!found) throw new Error(`${label}: /metrics has no nodejs_eventloop_lag_max_seconds`);
-  return Number(found[1]) * 1000;
-}
 
 export const CALENDAR = {
   workloads: [

@@ -5,6 +5,7 @@
  * see while the service is flooded.
  */
 import { Worker } from 'node:worker_threads';
+import { httpExpect } from '../servers/http.js';
 import type { ProbeSummary } from './workload.js';
 
 const PROBE_INTERVAL_MS = 20;
@@ -56,4 +57,16 @@ export function startLivenessProbe(baseUrl: string): () => Promise<ProbeSummary>
     const rank = (q: number): number => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? NaN;
     return { name: 'GET /health/live', count: sorted.length, failures, p99Ms: rank(0.99), maxMs: rank(1) };
   };
+}
+
+/**
+ * The longest the service's event loop was held since the last read, in ms: its own
+ * nodejs_eventloop_lag_max_seconds, which prom-client resets on each read. What the service did,
+ * apart from what a probe's answer also waited for on the load generator's side.
+ */
+export async function loopBlockMs(port: number, label: string): Promise<number> {
+  const metrics = await httpExpect({ port, method: 'GET', path: '/metrics' }, 200, label);
+  const found = /^nodejs_eventloop_lag_max_seconds\s+(\S+)$/m.exec(metrics.body);
+  if (!found) throw new Error(`${label}: /metrics has no nodejs_eventloop_lag_max_seconds`);
+  return Number(found[1]) * 1000;
 }

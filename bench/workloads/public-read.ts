@@ -9,7 +9,7 @@
  * (the issue's targets). And a flood of misses with a liveness probe beside it.
  */
 import { httpExpect } from '../servers/http.js';
-import { startLivenessProbe } from './liveness-probe.js';
+import { loopBlockMs, startLivenessProbe } from './liveness-probe.js';
 import { LIST_PATH, list, readSetOf } from './special-events.js';
 import { workload, type BenchModule, type Subject } from './workload.js';
 
@@ -92,8 +92,16 @@ const listAnonymousFlood = workload({
   probeTarget: { maxP99Ms: 50, title: 'GET /health/live beside the flood' },
   prepare: async (subject) => {
     await currentTag(subject);
+    await loopBlockMs(subject.server.port, subject.label);
     const stop = startLivenessProbe(subject.server.baseUrl);
-    return { nextPath: missingPaths(), after: async () => ({ probe: await stop() }) };
+    return {
+      nextPath: missingPaths(),
+      after: async () => {
+        const probe = await stop();
+        const held = await loopBlockMs(subject.server.port, subject.label);
+        return { probe, note: `the service's event loop held at most ${held.toFixed(0)} ms at once` };
+      },
+    };
   },
 });
 
