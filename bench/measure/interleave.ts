@@ -77,7 +77,7 @@ class WorkloadMeasurement {
     const { connections } = plan;
     const setup =
       (await workload.prepare?.(subject, { durationSec, connections, fastestReqPerSec: this.fastestReqPerSec })) ?? {};
-    const { outcome, rssMaxMiB, problems, probe } = await runLoad(subject, workload, setup, {
+    const { outcome, rssMaxMiB, problems, probe, note } = await runLoad(subject, workload, setup, {
       durationSec,
       connections,
       warmup,
@@ -97,8 +97,9 @@ class WorkloadMeasurement {
       probe === undefined
         ? ''
         : `; ${probe.name} beside it: p99 ${probe.p99Ms.toFixed(2)} ms, max ${probe.maxMs.toFixed(2)} ms`;
+    const noteText = note === undefined ? '' : `; ${note}`;
     process.stderr.write(
-      `  ${name}: ${Math.round(outcome.reqPerSec)} req/s, p50 ${outcome.p50Ms.toFixed(2)} ms, p99 ${outcome.p99Ms.toFixed(2)} ms${rssText}${probeText}\n`,
+      `  ${name}: ${Math.round(outcome.reqPerSec)} req/s, p50 ${outcome.p50Ms.toFixed(2)} ms, p99 ${outcome.p99Ms.toFixed(2)} ms${rssText}${probeText}${noteText}\n`,
     );
     for (const problem of problems) process.stderr.write(`  !!! ${name}: ${problem}\n`);
     subject.server.checkRunning(`during ${name}`);
