@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { SharedWindowCounts } from './public-read-hits.js';
+import { COUNT_WAIT_MS, SharedWindowCounts } from './public-read-hits.js';
 import { type HitCounts, SqliteHitCounts } from './public-read-hits.repository.js';
 
 /** What the table does, in a Map: the count of each window and address. */
@@ -97,6 +97,41 @@ describe('SharedWindowCounts', () => {
     expect(await admittedBy((read) => Math.floor(read / 37) % 2)).toBe(800);
     // 100 reads at one, then none there: 1 + 2 + … + 32 + 50 = 113 positions taken, 13 never handed out.
     expect(await admittedBy((read) => (read < 100 ? 0 : 1))).toBe(800 - 13);
+  });
+
+  it('lets a read through once COUNT_WAIT_MS pass while the database does not answer, and counts when it does', async () => {
+    vi.useFakeTimers();
+    try {
+      const hits = new MapCounts();
+      let answer: (() => void) | undefined;
+      const hanging: HitCounts = {
+        add: (windowStart, address, n) =>
+          new Promise((resolve) => {
+            answer = () => resolve(hits.add(windowStart, address, n));
+          }),
+        dropBefore: () => Promise.resolve(),
+        close: () => {},
+      };
+      const counts = new SharedWindowCounts(hanging, () => 0);
+      const reads = [counts.increment('a', 60_000, 5), counts.increment('a', 60_000, 5)];
+      await vi.advanceTimersByTimeAsync(COUNT_WAIT_MS - 1);
+      let settled = false;
+      void Promise.all(reads).then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await Promise.all(reads)).toMatchObject([
+        { totalHits: 0, isBlocked: false },
+        { totalHits: 0, isBlocked: false },
+      ]);
+      // The database answers at last: the lease lands, and the next read is counted after it.
+      answer?.();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(hits.rows.get('0 a')).toBeGreaterThan(0);
+      counts.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets a read through when the count cannot be made', async () => {

@@ -8,6 +8,13 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 const MAX_LEASE = 256;
 
 /**
+ * How long a read waits for its count: a database that stops answering (rather than refusing)
+ * would otherwise hold every anonymous read of the address, all waiting on one lease. Past it the
+ * read is let through, as when the count fails; the lease still lands when the database answers.
+ */
+export const COUNT_WAIT_MS = 1000;
+
+/**
  * The most addresses whose leases are kept: past it (a flood from many addresses in one window), a
  * new address's reads are counted one statement each, as without leases, and nothing is kept.
  */
@@ -63,7 +70,8 @@ export class SharedWindowCounts implements ThrottlerStorage {
     this.cleanup ??= this.scheduleCleanup(ttl);
     let totalHits: number;
     try {
-      totalHits = await this.take(key, windowStart, limit);
+      const taken = this.take(key, windowStart, limit);
+      totalHits = typeof taken === 'number' ? taken : await this.within(taken);
     } catch (error) {
       if (this.warnedWindow !== windowStart) {
         this.warnedWindow = windowStart;
@@ -85,8 +93,20 @@ export class SharedWindowCounts implements ThrottlerStorage {
     this.counts.close();
   }
 
-  /** This read's position in the address's window count. */
-  private async take(key: string, windowStart: number, limit: number): Promise<number> {
+  /** The count, or a failure once COUNT_WAIT_MS passed without it. */
+  private within(count: Promise<number>): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`No count within ${COUNT_WAIT_MS} ms`)), COUNT_WAIT_MS);
+    });
+    return Promise.race([count, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * This read's position in the address's window count: at once from the lease (nearly every
+   * read of a flood), or once a new lease is taken.
+   */
+  private take(key: string, windowStart: number, limit: number): number | Promise<number> {
     let lease = this.leases.get(key);
     if (lease === undefined || lease.windowStart !== windowStart) {
       lease = { windowStart, next: 1, end: 0, size: 0 };
@@ -94,6 +114,11 @@ export class SharedWindowCounts implements ThrottlerStorage {
       if (this.leases.size < MAX_LEASES) this.leases.set(key, lease);
     }
     // Past the limit already: refused for the rest of the window, without a statement.
+    if (lease.next <= lease.end || lease.end > limit) return lease.next++;
+    return this.leased(key, lease, limit);
+  }
+
+  private async leased(key: string, lease: Lease, limit: number): Promise<number> {
     while (lease.next > lease.end && lease.end <= limit) {
       lease.refill ??= this.refill(key, lease, limit);
       await lease.refill;
