@@ -74,12 +74,9 @@ export async function buildFeed(
   sources: FeedSources,
   limits: FeedLimits = { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: 0 },
 ): Promise<BuiltFeed | undefined> {
-  const seen = new Set<string>();
-  const waiting = new OccurrenceHeap();
-  const output = new ChunkWriter();
   const slabs = new OctetSlabs();
   try {
-    return await build(range, sources, limits, { seen, waiting, output, slabs });
+    return await build(range, sources, limits, slabs);
   } finally {
     // Every event's text is rendered or dropped by now: nothing reads the slabs again.
     slabs.recycle();
@@ -90,13 +87,11 @@ async function build(
   range: FeedRange,
   sources: FeedSources,
   limits: FeedLimits,
-  {
-    seen,
-    waiting,
-    output,
-    slabs,
-  }: { seen: Set<string>; waiting: OccurrenceHeap; output: ChunkWriter; slabs: OctetSlabs },
+  slabs: OctetSlabs,
 ): Promise<BuiltFeed | undefined> {
+  const seen = new Set<string>();
+  const waiting = new OccurrenceHeap();
+  const output = new ChunkWriter();
   let read = 0;
   let skipped = 0;
   let truncated: string | undefined;
