@@ -48,14 +48,15 @@ const listAnonymous304 = workload({
 
 /**
  * URLs of the same page that differ only in `endDate` (every event of the read set is in March
- * 2026, so each lists the same events): asked in turn, a URL comes back after MISS_URLS requests,
- * later than the answer memory's second at up to MISS_URLS req/s, so every read is a miss.
+ * 2026, so each lists the same events): asked in turn, a URL comes back after MISS_URLS - 1 other
+ * URLs, 24 times as many as the answer memory's sighting table has slots (4,096, one URL each,
+ * UrlSightings): a URL keeps its slot through them with a chance of e^-24, so every read is a
+ * miss. (5,000 URLs were enough for the exact list of 4,000 URLs the memory kept before.)
  */
-const MISS_URLS = 5000;
+const MISS_URLS = 100_000;
 const MISS_END_DATES = Array.from({ length: MISS_URLS }, (_, day) =>
   new Date(Date.UTC(2026, 2, 31 + day)).toISOString().slice(0, 10),
 );
-
 /** Each call: the next URL of the page that the answer memory has not seen for MISS_URLS requests. */
 function missingPaths(): () => string {
   let turn = 0;

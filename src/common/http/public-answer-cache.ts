@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ifNoneMatchFound } from './entity-tags.js';
 import { PreparedResponse } from './prepared-response.js';
 import { isAnonymousRead } from './public-read.js';
+import { UrlSightings } from './url-sightings.js';
 
 export interface PublicAnswerCacheOptions {
   /** How long an answer is served without asking its handler (at most the public max-age). */
@@ -46,8 +47,8 @@ interface Answer {
  * second hit"): a URL read once, as in a flood of new URLs, costs no copy of its answer and no
  * memory held past a young-generation collection, which made such a read 19 µs of garbage
  * collection dearer than one with credentials. A URL read again is kept from then on, also
- * after a write emptied the memory. The URLs seen are remembered for sightMs after their last
- * read, 4 × maxEntries at most, the least recently read forgotten first.
+ * after a write emptied the memory. A read counts for sightMs; the reads are remembered in a
+ * table of at least 4 × maxEntries slots that holds hashes, not URLs (UrlSightings).
  *
  * It is a guard, registered after the rate limit's (so a read answered from it is still counted),
  * not an interceptor: a global interceptor would put every request of every route through rxjs.
@@ -56,7 +57,7 @@ interface Answer {
 export class PublicAnswerCache implements CanActivate {
   private readonly answers = new Map<string, Answer>();
   /** The URLs read once without their answer being kept, and until when that counts. */
-  private readonly sighted = new Map<string, number>();
+  private readonly sighted: UrlSightings;
   private bytes = 0;
   /** Bumped by every write that ends: an answer begun before it is not kept. */
   private generation = 0;
@@ -74,6 +75,7 @@ export class PublicAnswerCache implements CanActivate {
     this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
     this.sightMs = options.sightMs ?? 10 * options.ttlMs;
     this.now = options.now ?? Date.now;
+    this.sighted = new UrlSightings(4 * this.maxEntries);
   }
 
   canActivate(context: ExecutionContext): boolean {
@@ -101,12 +103,7 @@ export class PublicAnswerCache implements CanActivate {
   /** Whether the URL was read within sightMs before; remembers this read either way (a write's clear keeps it). */
   private seenBefore(key: string): boolean {
     const now = this.now();
-    const until = this.sighted.get(key);
-    // Moved to the newest end either way, and counted from now.
-    this.sighted.delete(key);
-    this.sighted.set(key, now + this.sightMs);
-    if (this.sighted.size > 4 * this.maxEntries) this.sighted.delete(this.sighted.keys().next().value as string);
-    return until !== undefined && until > now;
+    return this.sighted.seen(key, now, now + this.sightMs);
   }
 
   /** Forgets every answer (a write ended, which may have changed any of them). */
