@@ -12,15 +12,22 @@ export const PUBLIC_READ = Symbol('PUBLIC_READ');
  */
 export const PublicRead = (): MethodDecorator => SetMetadata(PUBLIC_READ, true);
 
-/** The requests let in without credentials by public read (set by the Basic guard). */
-const anonymous = new WeakSet<Request>();
+/**
+ * Marks the requests let in without credentials by public read (set by the Basic guard): a
+ * property of the request under a symbol of this module's, which nothing else can name or
+ * send. Not a WeakSet: each entry of a weak collection is extra work for every garbage
+ * collection that finds it, and a flood of anonymous reads made one per request.
+ */
+const ANONYMOUS = Symbol('anonymous public read');
+
+type MarkedRequest = Request & { [ANONYMOUS]?: true };
 
 export function markAnonymousRead(request: Request): void {
-  anonymous.add(request);
+  (request as MarkedRequest)[ANONYMOUS] = true;
 }
 
 export function isAnonymousRead(request: Request): boolean {
-  return anonymous.has(request);
+  return (request as MarkedRequest)[ANONYMOUS] === true;
 }
 
 /** A handler's parameter: true when this request is an anonymous public read. */
