@@ -40,7 +40,10 @@ export interface WorkloadResult {
 }
 
 /**
- * Every item's warm-up (unless the plan has none), then run 1 of each, run 2 of each, and so on.
+ * Every item's warm-up (unless the plan has none), then run 1 of each, run 2 of each, and so on,
+ * each round in the order opposite to the round before (A B, B A, A B …): a run that follows
+ * another on the same service inherits what that one left (its garbage, its collections to come),
+ * so with an even number of repetitions every item goes first as often as second.
  * On a shared machine whose speed drifts during a run (it did here, by a factor of two within
  * minutes), the n-th runs of two items saw nearly the same machine: ratios are taken run by run
  * (report/targets.ts, pairedRatio) instead of between medians taken minutes apart.
@@ -52,7 +55,7 @@ export async function inTurn<T>(
 ): Promise<void> {
   if (plan.warmupSec > 0) for (const item of items) await run(item, true);
   for (let repetition = 0; repetition < plan.repetitions; repetition++) {
-    for (const item of items) await run(item, false);
+    for (const item of repetition % 2 === 0 ? items : [...items].reverse()) await run(item, false);
   }
 }
 
