@@ -97,14 +97,31 @@ export async function sendFeed(
   }
 }
 
-/** When the socket has taken what was written, or the response closed meanwhile. */
-function drained(response: Response): Promise<void> {
+/**
+ * How long a feed's client may take nothing of what was written before its connection is closed.
+ * A feed holds one of the FEEDS_AT_ONCE turns until it is sent: without this bound, four clients
+ * that asked for a feed and stopped reading (or a load generator that stopped without closing
+ * its connections, as the bench found) held every turn, and every later feed waited forever.
+ * A calendar app reads what it asked for; a slow link still drains within seconds.
+ */
+export const FEED_STALL_MS = 10_000;
+
+/**
+ * When the socket has taken what was written, or the response closed meanwhile; after `stallMs`
+ * with neither, the response is destroyed (its socket closed), which closes it.
+ */
+export function drained(response: Response, stallMs: number = FEED_STALL_MS): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
+      clearTimeout(stalled);
       response.off('drain', done);
       response.off('close', done);
       resolve();
     };
+    const stalled = setTimeout(() => {
+      response.destroy();
+      done();
+    }, stallMs);
     response.once('drain', done);
     response.once('close', done);
   });
