@@ -43,7 +43,7 @@ export class PublicReadThrottler extends ThrottlerGuard implements OnApplication
    * Nearly every request here sends credentials, and only the anonymous reads count: the others
    * are let through at once. An anonymous read goes straight to the library's handleRequest
    * (count, limit, 429) with the one configured throttler: the base class would first read six
-   * pieces of route metadata (@Throttle, @SkipThrottle and the like) per request, 5% of an
+   * pieces of route metadata (@Throttle, @SkipThrottle and the like) per request, about 2% of an
    * anonymous list's CPU, and no route here sets any. Such a decorator would therefore be
    * ignored: the limit is the configuration's, for every public route alike (docs/api.md).
    */
