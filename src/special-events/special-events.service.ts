@@ -48,13 +48,9 @@ export interface ListPage {
   readonly nextCursor?: string;
 }
 
-/**
- * The fields a client sees, in the order it sees them (the stored version travels as the ETag).
- * `capacity` and `ticketsAvailable` only for an event with a capacity: an event without one looks
- * exactly as the Museum API's SpecialEvent.
- */
-export function toResponse(event: SpecialEvent): SpecialEventResponse {
-  const response: SpecialEventResponse = {
+/** The fields everyone who may read an event sees, in the order they see them. */
+function sharedFields(event: SpecialEvent): SpecialEventResponse {
+  return {
     eventId: event.eventId,
     name: event.name,
     location: event.location,
@@ -62,6 +58,15 @@ export function toResponse(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+}
+
+/**
+ * The fields a client sees, in the order it sees them (the stored version travels as the ETag).
+ * `capacity` and `ticketsAvailable` only for an event with a capacity: an event without one looks
+ * exactly as the Museum API's SpecialEvent.
+ */
+export function toResponse(event: SpecialEvent): SpecialEventResponse {
+  const response = sharedFields(event);
   if (event.capacity !== null) {
     response.capacity = event.capacity;
     response.ticketsAvailable = ticketsAvailable(event);
@@ -71,18 +76,10 @@ export function toResponse(event: SpecialEvent): SpecialEventResponse {
 
 /**
  * What a caller without credentials sees (public read): the event without its capacity, which
- * with ticketsAvailable would tell anyone the tickets sold.
+ * with ticketsAvailable would tell anyone the tickets sold. One object per event, as toResponse.
  */
 export function toPublicResponse(event: SpecialEvent): SpecialEventResponse {
-  // Built directly, not as toResponse without capacity: one object per event, not two.
-  const response: SpecialEventResponse = {
-    eventId: event.eventId,
-    name: event.name,
-    location: event.location,
-    eventDescription: event.eventDescription,
-    dates: event.dates,
-    price: event.price,
-  };
+  const response = sharedFields(event);
   if (event.capacity !== null) response.ticketsAvailable = ticketsAvailable(event);
   return response;
 }
