@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { drained } from './feed-response.js';
@@ -30,16 +30,22 @@ describe('drained', () => {
     server = undefined;
   });
 
-  it("closes the connection of a client that stopped reading, so the feed's turn comes back", async () => {
+  /** The writer listening, a client connected to it that has asked, and what the writer did. */
+  async function asked(stallMs: number): Promise<{ socket: Socket; outcomes: string[] }> {
     const outcomes: string[] = [];
-    server = writer(300, (what) => outcomes.push(what));
+    server = writer(stallMs, (what) => outcomes.push(what));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
-    // Asks, and never reads: the socket's buffers fill and no 'drain' ever comes.
     const socket = connect(port, '127.0.0.1');
-    socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    return { socket, outcomes };
+  }
+
+  it("closes the connection of a client that stopped reading, so the feed's turn comes back", async () => {
+    // Asks, and never reads: the socket's buffers fill and no 'drain' ever comes.
+    const { socket, outcomes } = await asked(300);
+    socket.pause();
     const started = Date.now();
     while (outcomes.length === 0 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
     expect(outcomes).toEqual(['closed']);
@@ -48,13 +54,7 @@ describe('drained', () => {
   });
 
   it('lets a client that reads, however its reads are spaced, take the whole answer', async () => {
-    const outcomes: string[] = [];
-    server = writer(300, (what) => outcomes.push(what));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { socket, outcomes } = await asked(300);
     let received = 0;
     socket.on('data', (data: Buffer) => {
       received += data.length;
