@@ -131,12 +131,12 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     const retryAfter = this.limiter.retryAfterSeconds(address, username);
     if (retryAfter > 0) throw tooManyAttempts(retryAfter);
     if (cached !== undefined) {
-      if (cached.identity === null) {
+      if (cached === null) {
         this.limiter.begin(address, username);
         throw this.refuse();
       }
       this.limiter.succeeded(address, username);
-      request.user = cached.identity;
+      request.user = cached;
       return;
     }
     // Counted before the check starts, so that concurrent guesses count at once; but once per
