@@ -488,6 +488,23 @@ describe('public read: the rate limit', () => {
       200,
     );
   });
+
+  it('counts an IPv6 client by its /64: other addresses of that /64 are refused, another /64 is served', async () => {
+    const from = (client: string) => ({ 'X-Forwarded-For': client });
+    for (let i = 1; i <= 5; i++) {
+      expectStatus(await request(t.baseUrl).get('/special-events').set(from('2001:db8:7:7::1')), 200);
+    }
+    // One subscriber holds all 2^64 addresses of its /64: a new one is the same client.
+    for (const address of ['2001:db8:7:7::2', '2001:db8:7:7:ffff:ffff:ffff:ffff', '2001:db8:7:7:1234::9']) {
+      expectProblem(await request(t.baseUrl).get('/special-events').set(from(address)), 429, '/special-events');
+    }
+    expectStatus(await request(t.baseUrl).get('/special-events').set(from('2001:db8:7:8::1')), 200);
+    // IPv4 stays per address.
+    for (let i = 1; i <= 5; i++) {
+      expectStatus(await request(t.baseUrl).get('/special-events').set(from('198.51.100.21')), 200);
+    }
+    expectStatus(await request(t.baseUrl).get('/special-events').set(from('198.51.100.22')), 200);
+  });
 });
 
 /** The status of a GET on a connection of its own (no pooling: the flood is concurrent). */

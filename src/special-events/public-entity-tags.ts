@@ -28,7 +28,7 @@ export class PublicEntityTags {
    * A list page's, from what decides its bytes (each event's id, version and tickets sold, in
    * order, and the next page's cursor) rather than from the bytes: a 304 then renders nothing.
    */
-  ofPage(page: ListPage): string {
+  ofPage(page: Pick<ListPage, 'events' | 'nextCursor'>): string {
     // One string and one MAC: a hash update per event cost a list miss 5 µs more.
     let text = `l\n${page.nextCursor ?? ''}`;
     for (const event of page.events) text += `\n${event.eventId} ${event.version} ${event.ticketsSold}`;
