@@ -29,9 +29,12 @@ describe('clientKeyOf', () => {
     expect(clientKeyOf('2001:db8::1', 127)).toBe('2001:db8::/127');
   });
 
-  it('keeps anything else as it is', () => {
+  it('keeps anything else short: as it is up to 16 characters, else as a digest of it', () => {
     expect(clientKeyOf('unknown', 64)).toBe('unknown');
     expect(clientKeyOf('not an address', 64)).toBe('not an address');
+    const long = clientKeyOf('x'.repeat(10_000), 64);
+    expect(long).toMatch(/^#[A-Za-z0-9_-]{43}$/);
+    expect(clientKeyOf(`${'x'.repeat(9_999)}y`, 64)).not.toBe(long);
   });
 });
 

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Request } from 'express';
 import ipaddr from 'ipaddr.js';
@@ -31,11 +32,13 @@ export function clientAddress(request: Request): string {
 
 /**
  * `address` as a client: an IPv4 address (an IPv4-mapped IPv6 one included) as it is, an IPv6
- * address as its first `ipv6Prefix` bits (`2001:db8:1:2::/64`), anything else as it is.
+ * address as its first `ipv6Prefix` bits (`2001:db8:1:2::/64`), anything else (only a proxy that
+ * passes on what it was sent gives that) as a SHA-256 digest: at most 44 characters, so no key
+ * kept in memory or in the public read limit's table is longer, whatever was sent.
  */
 export function clientKeyOf(address: string, ipv6Prefix: number): string {
   if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address;
+  if (!isIPv6(address)) return address.length <= 16 ? address : `#${hash('sha256', address, 'base64url')}`;
   const parsed = ipaddr.IPv6.parse(address);
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
   const bytes = parsed.toByteArray();
