@@ -22,6 +22,7 @@ import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
 import { HttpMetrics } from './common/http/http.metrics.js';
+import { CLIENT_IPV6_PREFIX_SETTING } from './common/http/client-address.js';
 import { refusesOutsideDocsPageFiles, setupOpenApi } from './openapi/openapi.js';
 
 export interface CreateAppOptions {
@@ -77,6 +78,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
+  // What clientAddress counts an IPv6 client by: its prefix, not its address.
+  app.set(CLIENT_IPV6_PREFIX_SETTING, config.clientIpv6Prefix);
   if (config.corsOrigins.length > 0 || config.publicRead.enabled) app.enableCors(corsOptionsOf(app, config));
   // After CORS (preflights are answered there), before any route, in one layer (each layer is
   // work on every request): a write from another site's page is refused (crossSiteWriteRefusal),

@@ -28,6 +28,7 @@ import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { EventIdUnchangedGuard } from './event-id-unchanged.guard.js';
+import { PublicEntityTags } from './public-entity-tags.js';
 import {
   ApiCreateSpecialEvent,
   ApiDeleteSpecialEvent,
@@ -35,15 +36,7 @@ import {
   ApiListSpecialEvents,
   ApiUpdateSpecialEvent,
 } from './special-events.openapi.js';
-import {
-  etagOf,
-  type ListPage,
-  publicEtagOf,
-  publicListEtagOf,
-  SpecialEventsService,
-  toPublicResponse,
-  toResponse,
-} from './special-events.service.js';
+import { etagOf, type ListPage, SpecialEventsService, toPublicResponse, toResponse } from './special-events.service.js';
 
 @ApiTags('Special events')
 @Controller('special-events')
@@ -52,6 +45,7 @@ export class SpecialEventsController {
 
   constructor(
     private readonly events: SpecialEventsService,
+    private readonly publicTags: PublicEntityTags,
     @InjectConfig() config: AppConfig,
   ) {
     this.publicCache = publicCacheControl(config.publicRead);
@@ -72,7 +66,7 @@ export class SpecialEventsController {
     // Read from the request rather than through @AnonymousRead(): a custom parameter goes through
     // the global validation pipe (a few promises on every request) for a boolean no pipe checks.
     if (!isAnonymousRead(request)) response.json(page.events.map(toResponse));
-    else if (!answeredNotModified(request, response, this.publicCache, publicListEtagOf(page)))
+    else if (!answeredNotModified(request, response, this.publicCache, this.publicTags.ofPage(page)))
       response.json(page.events.map(toPublicResponse));
   }
 
@@ -105,7 +99,7 @@ export class SpecialEventsController {
     const event = await this.events.get(eventId);
     // As in list: read from the request, not through a pipeable @AnonymousRead() parameter.
     if (isAnonymousRead(request)) {
-      if (!answeredNotModified(request, response, this.publicCache, publicEtagOf(event)))
+      if (!answeredNotModified(request, response, this.publicCache, this.publicTags.ofEvent(event)))
         response.json(toPublicResponse(event));
       return;
     }

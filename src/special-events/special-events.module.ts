@@ -6,6 +6,7 @@ import { Sql } from '../database/sql.js';
 import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
+import { PublicEntityTags } from './public-entity-tags.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
@@ -24,6 +25,7 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
     SpecialEventsService,
     EventWriteParticipants,
     CursorSigningKeys,
+    PublicEntityTags,
     {
       provide: SpecialEventsRepository,
       inject: [Sql, EventWriteParticipants],

@@ -60,7 +60,7 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     status: 429,
     detail: () => 'Too many unknown ticket codes from this address; try again later.',
     headers: ({ retryAfterSeconds }) => ({ 'Retry-After': String(retryAfterSeconds) }),
-    when: 'Too many unknown codes (or wrong credentials) from this address for this user within the window; retry after.',
+    when: 'An unknown code after too many unknown codes (or wrong credentials) from this address for this user within the window; retry after. A valid code is still checked in.',
     example: { retryAfterSeconds: 60 },
   },
   'already-checked-in': {

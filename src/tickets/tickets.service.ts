@@ -188,7 +188,8 @@ export class TicketsService {
    * Checks in the ticket whose confirmation code a scanner read. An unknown code is a 404 and
    * counts as a failed attempt for this user from this address (FailureLimiter), so that guessing
    * codes meets a 429 as guessing passwords does; a known one never counts, however many are
-   * scanned at once (GuessGate bounds the lookups in flight instead).
+   * scanned at once (GuessGate bounds the lookups in flight instead), and is checked in even
+   * past the limit.
    */
   async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
     const today = this.clock.today();
