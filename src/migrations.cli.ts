@@ -73,7 +73,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     if (queries === undefined) continue;
     mkdirSync(folder(driver), { recursive: true });
     const path = join(folder(driver), file);
-    writeFileSync(path, await formatted(migrationSource(name, timestamp, queries), path));
+    writeFileSync(path, formatted(migrationSource(name, timestamp, queries), path));
     written.push(`src/${feature}/migrations/${driver}/${file}`);
   }
   if (mysql.kind === 'unreachable') {
@@ -86,7 +86,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const list = join(SRC, feature, `${feature}.migrations.ts`);
   const created = !existsSync(list);
   if (created) writeFileSync(list, migrationList(feature));
-  writeFileSync(list, await formatted(registerMigration(readFileSync(list, 'utf8'), name, timestamp), list));
+  writeFileSync(list, formatted(registerMigration(readFileSync(list, 'utf8'), name, timestamp), list));
   process.stdout.write(
     `Wrote ${written.join(' and ')}, registered in src/${feature}/${feature}.migrations.ts.\n` +
       (created ? `Add \`migrations: ${migrationListName(feature)}\` to ${feature}'s line in src/features.ts.\n` : '') +

@@ -67,7 +67,7 @@ let written = 0;
 async function load(name: string, timestamp: number, changes: DriverChanges): Promise<MigrationClass> {
   expect(changes.refusals).toEqual([]);
   const path = join(dir, `${timestamp}-${name}-${written++}.ts`);
-  writeFileSync(path, await formatted(migrationSource(name, timestamp, changes.queries), join(dir, 'x.ts')));
+  writeFileSync(path, formatted(migrationSource(name, timestamp, changes.queries), join(dir, 'x.ts')));
   const module = (await import(path)) as Record<string, MigrationClass>;
   return module[`${name}${timestamp}`];
 }

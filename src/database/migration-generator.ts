@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,9 +161,12 @@ export async function mysqlChanges(
   }
 }
 
-/** `source` as Prettier writes it with the project's settings for `path`. */
-export async function formatted(source: string, path: string): Promise<string> {
-  const prettier = await import('prettier');
-  const options = (await prettier.resolveConfig(path)) ?? {};
-  return prettier.format(source, { ...options, filepath: path });
+/**
+ * `source` as Prettier writes it with the project's settings for `path` (the files the generator
+ * writes pass the format check). Prettier runs as its command, from the project's dev
+ * dependencies: the compiled service imports nothing a production install leaves out.
+ */
+export function formatted(source: string, path: string): string {
+  const prettier = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'prettier');
+  return execFileSync(prettier, ['--stdin-filepath', path], { input: source, encoding: 'utf8' });
 }
