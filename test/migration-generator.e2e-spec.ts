@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
   sqliteChanges,
 } from '../src/database/migration-generator.js';
 import type { DriverMigrations, MigrationClass } from '../src/database/migration-history.js';
+import { childEnv, ROOT } from './helpers/service-process.js';
 import { createTestDatabase, MYSQL_TEST_URL, TEST_DATABASE } from './helpers/test-database.js';
 
 /**
@@ -292,6 +294,24 @@ describe(`migration:generate keeps every value (${TEST_DATABASE})`, () => {
 });
 
 describe.runIf(TEST_DATABASE === 'sqlite')('without a MySQL server', () => {
+  it('npm run migration:generate says so in one line: no stack trace, nothing written', async () => {
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        'npm',
+        ['run', '-s', 'migration:generate', '--', 'tickets', 'Nothing'],
+        { cwd: ROOT, env: childEnv({ MIGRATION_MYSQL_URL: 'mysql://root@127.0.0.1:1' }), timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^No changes on SQLite; MySQL not compared \(no server at mysql:\/\/root@127\.0\.0\.1:1: [^\n]*ECONNREFUSED[^\n]*\)\. Nothing written\.\n$/,
+      ) as unknown,
+      stderr: '',
+    });
+  });
+
   it('answers why in one line, with no stack trace', async () => {
     const outcome = await mysqlChanges('mysql://root@127.0.0.1:1', probe(BASE), {
       sqlite: [Start1000000000000],
