@@ -96,7 +96,7 @@ function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): Layout
   return problems;
 }
 
-/** The drivers, and the handles on the database of TypeORM and Nest's TypeORM module, that only src/database/ may import. */
+/** The drivers, and TypeORM's handles on the database (and Nest's decorators injecting them): src/database/ only. */
 const DRIVER_MODULES = /^(better-sqlite3|mysql2)(\/|$)/;
 const HANDLES: Readonly<Record<string, ReadonlySet<string>>> = {
   typeorm: new Set(['DataSource', 'EntityManager', 'Repository', 'QueryRunner']),

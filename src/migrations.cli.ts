@@ -79,7 +79,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   if (mysql.kind === 'unreachable') {
     process.stdout.write(
       `Wrote ${written[0]} (not registered yet).\n` +
-        `MySQL: not written, no server at ${mysqlUrl} (${mysql.reason}); the MySQL migration needs one: start it (or set MIGRATION_MYSQL_URL) and run this command again, which writes both under this timestamp and registers them.\n`,
+        // One line: what the MySQL migration needs.
+        `MySQL: not written, no server at ${mysqlUrl} (${mysql.reason}); the MySQL migration needs one: ` +
+        'start it (or set MIGRATION_MYSQL_URL) and run this command again, which writes both under this ' +
+        'timestamp and registers them.\n',
     );
     return 1;
   }

@@ -35,9 +35,9 @@ const SQLITE_LOCK_ATTEMPTS = 50;
 /**
  * SQLite: the count needs no flush to disk (a count lost in a power cut lets a few more reads in),
  * and the service's own connection commits with synchronous=FULL, one fsync per commit (1.8 ms
- * here, against 0.06 ms for this statement without it). So the counts go through Sql's unflushed
- * channel, a connection of their own to the same file, synchronous=NORMAL (in WAL mode: consistent
- * after a crash, only the last commits may be lost), whose commits never wait for the disk. The reads counted in one turn of
+ * here, against 0.06 ms for this statement without it). So the counts have a connection of their
+ * own to the same file, synchronous=NORMAL (in WAL mode: consistent after a crash, only the last
+ * commits may be lost), whose commits never wait for the disk. The reads counted in one turn of
  * the event loop share one transaction (0.02 ms a count here, against 0.06 ms alone), each still
  * one upsert whose count the database returns. It never waits for a lock (busy_timeout 0:
  * better-sqlite3 would block the event loop while waiting): a write lock held by another process,
