@@ -7,6 +7,7 @@ import { sqliteConnectionOf } from './driver-handles.js';
 import { readBinary } from './mysql-binary-reads.js';
 import { assertSqliteWritable } from './sqlite-availability.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { UnflushedChannel } from './unflushed-channel.js';
 import type { WriteHealth } from './write-health.js';
 
 /** One statement with `?` placeholders. */
@@ -99,6 +100,28 @@ export class Sql {
 
   get isMysql(): boolean {
     return this.dataSource.options.type === 'mysql';
+  }
+
+  /**
+   * SQLite: a new UnflushedChannel, the named channel for writes that need no flush to disk (the
+   * public reads' counts): a connection of its own, which its user closes.
+   */
+  unflushedChannel(): UnflushedChannel {
+    if (this.isMysql) throw new Error('the unflushed channel is SQLite only');
+    return new UnflushedChannel(this.dataSource);
+  }
+
+  /**
+   * MySQL: one write as the server answers it, its affected rows and `LAST_INSERT_ID` (a count an
+   * upsert hands back in its own answer), outside the durable path: no conflict retries, no
+   * WriteHealth report; the caller decides what a failure means.
+   */
+  async writeReturningInsertId(
+    sql: string,
+    parameters: readonly unknown[],
+  ): Promise<{ readonly affectedRows: number; readonly insertId: number }> {
+    if (!this.isMysql) throw new Error('writeReturningInsertId is MySQL only');
+    return (await this.dataSource.query(sql, [...parameters])) as { affectedRows: number; insertId: number };
   }
 
   async select<T>(sql: string, parameters: readonly unknown[] = [], options: ReadOptions = {}): Promise<T[]> {
