@@ -491,6 +491,11 @@ export interface components {
              */
             price: number;
             /**
+             * @description Only for an event with a duration: how long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes (an addition to the Museum API).
+             * @example 60
+             */
+            durationMinutes?: number;
+            /**
              * @description Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).
              * @example 120
              */
@@ -524,7 +529,7 @@ export interface components {
              */
             eventDescription: string;
             /**
-             * @description Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended.
+             * @description Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended. An item YYYY-MM-DDTHH:MM is a session starting at that local time in the museum's time zone (MUSEUM_TIME_ZONE); its time must exist (25:00: 400).
              * @example [
              *       "2023-09-05",
              *       "2023-09-08"
@@ -542,6 +547,11 @@ export interface components {
              * @example 120
              */
             capacity?: number | null;
+            /**
+             * @description How long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes: it gives the session its end (an addition to the Museum API). Absent or null: sessions have no end given.
+             * @example 60
+             */
+            durationMinutes?: number | null;
         };
         UpdateSpecialEventDto: {
             /**
@@ -566,7 +576,7 @@ export interface components {
              */
             eventDescription?: string;
             /**
-             * @description Replaces the stored dates as a whole (a merge patch replaces arrays). Not null: the field cannot be removed (omit it to keep the stored value).
+             * @description Replaces the stored dates as a whole (a merge patch replaces arrays); an item YYYY-MM-DDTHH:MM is a session, as on create. Not null: the field cannot be removed (omit it to keep the stored value).
              * @example [
              *       "2023-09-05",
              *       "2023-09-08"
@@ -584,6 +594,11 @@ export interface components {
              * @example 120
              */
             capacity?: number | null;
+            /**
+             * @description How long each session lasts, in minutes (an addition to the Museum API); null removes it.
+             * @example 60
+             */
+            durationMinutes?: number | null;
         };
         CreateCalendarTokenDto: {
             /**

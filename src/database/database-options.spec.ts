@@ -164,6 +164,7 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'sort_date', type: 'varchar(10)', notnull: 1, pk: 0 },
       { name: 'capacity', type: 'INTEGER', notnull: 0, pk: 0 },
       { name: 'tickets_sold', type: 'INTEGER', notnull: 1, pk: 0 },
+      { name: 'duration_minutes', type: 'INTEGER', notnull: 0, pk: 0 },
     ]);
   });
 

@@ -48,6 +48,10 @@ export class SpecialEvent {
   @Column({ type: 'integer', nullable: true })
   capacity: number | null;
 
+  /** How long each session (a date item `YYYY-MM-DDTHH:MM`) lasts, in minutes, or null for no end given. */
+  @Column({ name: 'duration_minutes', type: 'integer', nullable: true })
+  durationMinutes: number | null;
+
   /**
    * The tickets sold, counted for every event (with or without a capacity, so that a capacity set
    * later is checked against it). Only a reservation changes it (a conditional UPDATE that also

@@ -18,7 +18,7 @@ import { SpecialEventRefusal } from './special-events.refusals.js';
 import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
 
 /** The fields a PATCH may change. */
-const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity'] as const;
+const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity', 'durationMinutes'] as const;
 
 /**
  * Attempts of an update without If-Match whose event changed between its read and its
@@ -48,9 +48,12 @@ export interface ListPage {
   readonly nextCursor?: string;
 }
 
-/** The fields everyone who may read an event sees, in the order they see them. */
+/**
+ * The fields everyone who may read an event sees, in the order they see them; `durationMinutes`
+ * only for an event with one.
+ */
 function sharedFields(event: SpecialEvent): SpecialEventResponse {
-  return {
+  const response: SpecialEventResponse = {
     eventId: event.eventId,
     name: event.name,
     location: event.location,
@@ -58,6 +61,8 @@ function sharedFields(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+  if (event.durationMinutes !== null) response.durationMinutes = event.durationMinutes;
+  return response;
 }
 
 /**
@@ -126,18 +131,19 @@ function firstVersion(): number {
 }
 
 /**
- * An event with its derived columns (list order key) computed from its fields; without a capacity
- * and tickets sold, none and 0 (a new event).
+ * An event with its derived columns (list order key) computed from its fields; without a capacity,
+ * tickets sold and a duration, none, 0 and none (a new event).
  */
 export function withDerivedColumns(
-  fields: Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold'> &
-    Partial<Pick<SpecialEvent, 'capacity' | 'ticketsSold'>>,
+  fields: Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold' | 'durationMinutes'> &
+    Partial<Pick<SpecialEvent, 'capacity' | 'ticketsSold' | 'durationMinutes'>>,
   version: number,
 ): SpecialEvent {
   return {
     ...fields,
     capacity: fields.capacity ?? null,
     ticketsSold: fields.ticketsSold ?? 0,
+    durationMinutes: fields.durationMinutes ?? null,
     version,
     sortDate: sortDateOf(indexedDates(fields.dates)),
   };
@@ -166,6 +172,7 @@ export class SpecialEventsService {
         dates: dto.dates,
         price: dto.price,
         capacity: dto.capacity ?? null,
+        durationMinutes: dto.durationMinutes ?? null,
       },
       firstVersion(),
     );
@@ -312,6 +319,7 @@ export class SpecialEventsService {
             price: changes.price ?? current.price,
             // null removes the limit; absent keeps it.
             capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+            durationMinutes: changes.durationMinutes === undefined ? current.durationMinutes : changes.durationMinutes,
             ticketsSold: current.ticketsSold,
           },
           current.version + 1,

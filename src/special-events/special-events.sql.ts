@@ -23,7 +23,7 @@ function walkRows(query: ListQuery): number {
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
 export const EVENT_COLUMNS =
-  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold';
+  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.duration_minutes';
 
 export interface EventRow {
   readonly event_id: string;
@@ -37,6 +37,7 @@ export interface EventRow {
   readonly sort_date: string;
   readonly capacity: number | string | null;
   readonly tickets_sold: number | string;
+  readonly duration_minutes: number | string | null;
   readonly list_key?: string;
 }
 
@@ -52,6 +53,7 @@ export function rowToEvent(row: EventRow): SpecialEvent {
     sortDate: row.sort_date,
     capacity: row.capacity === null ? null : Number(row.capacity),
     ticketsSold: Number(row.tickets_sold),
+    durationMinutes: row.duration_minutes === null ? null : Number(row.duration_minutes),
   };
 }
 
@@ -67,12 +69,25 @@ export type RawListRow = readonly [
   string,
   number | null,
   number,
+  number | null,
   string,
 ];
 
 export function rawToListed(row: RawListRow): ListedEvent {
-  const [eventId, name, location, eventDescription, dates, price, version, sortDate, capacity, ticketsSold, listKey] =
-    row;
+  const [
+    eventId,
+    name,
+    location,
+    eventDescription,
+    dates,
+    price,
+    version,
+    sortDate,
+    capacity,
+    ticketsSold,
+    durationMinutes,
+    listKey,
+  ] = row;
   return {
     event: {
       eventId,
@@ -85,6 +100,7 @@ export function rawToListed(row: RawListRow): ListedEvent {
       sortDate,
       capacity: capacity === null ? null : Number(capacity),
       ticketsSold: Number(ticketsSold),
+      durationMinutes: durationMinutes === null ? null : Number(durationMinutes),
     },
     position: { key: listKey, eventId },
   };
@@ -246,7 +262,7 @@ export const DELETE_IF_SQL =
  * since the look could be for a removed date); and they must not exceed the new capacity.
  */
 export const UPDATE_SQL =
-  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, version = ?, sort_date = ? ' +
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, duration_minutes = ?, version = ?, sort_date = ? ' +
   'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
 
 export function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
@@ -257,6 +273,7 @@ export function updateParameters(event: SpecialEvent, expectedVersion: number, s
     JSON.stringify(event.dates),
     event.price,
     event.capacity,
+    event.durationMinutes,
     event.version,
     event.sortDate,
     event.eventId,
@@ -288,6 +305,7 @@ const EVENT_PROPERTIES = [
   'sortDate',
   'capacity',
   'ticketsSold',
+  'durationMinutes',
 ] as const;
 
 /** The INSERT of one event, its columns named by the entity. */
@@ -314,6 +332,7 @@ export function eventValues(event: SpecialEvent): unknown[] {
     event.sortDate,
     event.capacity,
     event.ticketsSold,
+    event.durationMinutes,
   ];
 }
 

@@ -22,6 +22,14 @@ export class SpecialEventResponse {
   price: number;
 
   @ApiPropertyOptional({
+    ...FIELD_SCHEMA.durationMinutes,
+    description:
+      'Only for an event with a duration: how long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes ' +
+      '(an addition to the Museum API).',
+  })
+  durationMinutes?: number;
+
+  @ApiPropertyOptional({
     ...FIELD_SCHEMA.capacity,
     description: 'Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).',
   })
