@@ -14,6 +14,7 @@ const event = (eventId: string, dates: string[], name = `Event ${eventId}`): Spe
   capacity: null,
   ticketsSold: 0,
   durationMinutes: null,
+  capacityPerDate: null,
 });
 
 /** Pages of `size` events from `events`, the cursor being the index of the next page's first. */

@@ -10,7 +10,16 @@ import {
 import { sessionTimeProblem } from '../domain/event-sessions.js';
 import { EVENT_EXAMPLE, EVENT_RULES as R } from './special-event.rules.js';
 
-type Field = 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price' | 'capacity' | 'durationMinutes';
+type Field =
+  | 'eventId'
+  | 'name'
+  | 'location'
+  | 'eventDescription'
+  | 'dates'
+  | 'price'
+  | 'capacity'
+  | 'capacityPerDate'
+  | 'durationMinutes';
 
 /**
  * Each field's documented shape, once: the create and update bodies and the response add only
@@ -31,6 +40,7 @@ export const FIELD_SCHEMA = {
   },
   price: { type: Number, format: 'double', minimum: R.priceMin, maximum: R.priceMax, example: EVENT_EXAMPLE.price },
   capacity: { type: 'integer', minimum: R.capacityMin, maximum: R.capacityMax, example: 120 },
+  capacityPerDate: { type: 'integer', minimum: R.capacityPerDateMin, maximum: R.capacityPerDateMax, example: 25 },
   durationMinutes: { type: 'integer', minimum: R.durationMin, maximum: R.durationMax, example: 60 },
 } as const satisfies Record<Field, ApiPropertyOptions>;
 
@@ -50,6 +60,15 @@ export const FieldRule = {
       typeof value === 'number' && Number.isInteger(value) && value >= R.capacityMin && value <= R.capacityMax
         ? null
         : `must be a whole JSON number from ${R.capacityMin} to ${R.capacityMax}, or null for no limit`,
+    ),
+  capacityPerDate: (): PropertyDecorator =>
+    rule('isCapacityPerDate', (value) =>
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      value >= R.capacityPerDateMin &&
+      value <= R.capacityPerDateMax
+        ? null
+        : `must be a whole JSON number from ${R.capacityPerDateMin} to ${R.capacityPerDateMax}, or null for no limit`,
     ),
   durationMinutes: (): PropertyDecorator =>
     rule('isDurationMinutes', (value) =>

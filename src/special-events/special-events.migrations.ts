@@ -9,6 +9,8 @@ import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/m
 import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
 import { EventDuration1764700048100 as MysqlEventDuration } from './migrations/mysql/1764700048100-event-duration.js';
 import { EventDuration1764700048100 as SqliteEventDuration } from './migrations/sqlite/1764700048100-event-duration.js';
+import { EventCapacityPerDate1764700048200 as MysqlEventCapacityPerDate } from './migrations/mysql/1764700048200-event-capacity-per-date.js';
+import { EventCapacityPerDate1764700048200 as SqliteEventCapacityPerDate } from './migrations/sqlite/1764700048200-event-capacity-per-date.js';
 
 /**
  * The special events' tables, from the service's first schema on (which also created the users
@@ -23,6 +25,7 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     SqliteCursorSigningKeys,
     SqliteEventCapacity,
     SqliteEventDuration,
+    SqliteEventCapacityPerDate,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -30,5 +33,6 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     MysqlCursorSigningKeys,
     MysqlEventCapacity,
     MysqlEventDuration,
+    MysqlEventCapacityPerDate,
   ],
 };

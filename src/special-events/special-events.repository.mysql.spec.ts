@@ -22,6 +22,7 @@ const event = (eventId: string): SpecialEvent => ({
   capacity: null,
   ticketsSold: 0,
   durationMinutes: null,
+  capacityPerDate: null,
 });
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */

@@ -59,6 +59,17 @@ export class CreateSpecialEventDto {
   capacity?: number | null;
 
   @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    nullable: true,
+    description:
+      'Tickets each ISO date of the event may sell (its sessions on one date share them), checked as well as ' +
+      'capacity (an addition to the Museum API). Absent or null: no limit per date.',
+  })
+  @IsOptional()
+  @FieldRule.capacityPerDate()
+  capacityPerDate?: number | null;
+
+  @ApiPropertyOptional({
     ...FIELD_SCHEMA.durationMinutes,
     nullable: true,
     description:

@@ -45,4 +45,12 @@ export class SpecialEventResponse {
       'changes it and the ETag, not the version; it is not announced by a webhook.',
   })
   ticketsAvailable?: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    description:
+      'Only for an event with a limit per date, and not to anonymous readers: the tickets each ISO date may sell ' +
+      "(an addition to the Museum API); GET /special-events/{eventId}/availability shows each date's.",
+  })
+  capacityPerDate?: number;
 }

@@ -67,6 +67,17 @@ export class UpdateSpecialEventDto {
   capacity?: number | null;
 
   @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    nullable: true,
+    description:
+      'Tickets each ISO date may sell (an addition to the Museum API); null removes the limit. Below the tickets ' +
+      'already sold on a date: 409 naming the date, nothing changed.',
+  })
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @FieldRule.capacityPerDate()
+  capacityPerDate?: number | null;
+
+  @ApiPropertyOptional({
     ...FIELD_SCHEMA.durationMinutes,
     nullable: true,
     description: 'How long each session lasts, in minutes (an addition to the Museum API); null removes it.',
