@@ -122,7 +122,12 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
     });
     expectStatus(hours, 200);
     const tour = validEvent({ name: 'Dinosaur night tour', dates: [dayFromToday(10), dayFromToday(12)], capacity: 30 });
-    const talk = validEvent({ name: 'Curator talk: Roman glass', dates: [dayFromToday(11)] });
+    // A session: the museum's local time, shown as written, with its end from the duration.
+    const talk = validEvent({
+      name: 'Curator talk: Roman glass',
+      dates: [`${dayFromToday(11)}T18:30`],
+      durationMinutes: 60,
+    });
     const past = validEvent({ name: 'Already over', dates: [dayFromToday(-30)] });
     for (const event of [tour, talk, past]) {
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
@@ -161,7 +166,11 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
     );
     expect(events).toEqual([
       { name: 'Dinosaur night tour', dates: expect.stringContaining(' · ') as unknown, seats: '28 seats left' },
-      { name: 'Curator talk: Roman glass', dates: expect.any(String) as unknown, seats: 'No booking limit' },
+      {
+        name: 'Curator talk: Roman glass',
+        dates: expect.stringMatching(/\d{4}, 18:30–19:30$/) as unknown,
+        seats: 'No booking limit',
+      },
     ]);
     const days = await page.locator('#hours li').evaluateAll((items) =>
       items.map((item) => ({

@@ -166,30 +166,39 @@ export class Sql {
    * Runs `guard` and, only when it changed a row, `then`, in one transaction: the database decides
    * (a conditional UPDATE such as "one more ticket while fewer than the capacity are sold"), and
    * what follows from its decision is kept with it or not at all. Resolves with null when the
-   * guard changed nothing (nothing else ran), else with the rows each of `then` changed.
+   * guard changed nothing (nothing else ran), else with the rows each of `then` changed. Several
+   * guards (one place taken from two pools) must each change a row, in order; when a later one
+   * changes none, the earlier ones are undone with the transaction, and it resolves with null.
    */
   transactionIf(
-    guard: SqlStatement | null,
+    guard: SqlStatement | readonly SqlStatement[] | null,
     then: readonly SqlStatement[],
     options: TransactionOptions = {},
   ): Promise<number[] | null> {
+    const guards: readonly SqlStatement[] = guard === null ? [] : 'sql' in guard ? [guard] : guard;
     return this.tracked(() => {
       const db = this.sqlite();
       if (db !== undefined) {
-        const guarded = guard === null ? null : { statement: this.statement(db, guard.sql), guard };
+        const guarded = guards.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
         const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
-        return SqliteGroupCommit.of(db).write(() => {
-          if (guarded !== null && guarded.statement.run(...guarded.guard.parameters).changes === 0) return null;
-          return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
-        });
+        return refusedAsNull(
+          SqliteGroupCommit.of(db).write(() => {
+            for (let i = 0; i < guarded.length; i++) {
+              if (guarded[i].statement.run(...guarded[i].parameters).changes === 0) return refused(i);
+            }
+            return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
+          }),
+        );
       }
-      return this.retryingConflicts(() =>
-        this.inTransaction(options, async (runner) => {
-          if (guard !== null && (await changedBy(runner, guard)) === 0) return null;
-          const changed: number[] = [];
-          for (const statement of then) changed.push(await changedBy(runner, statement));
-          return changed;
-        }),
+      return refusedAsNull(
+        this.retryingConflicts(() =>
+          this.inTransaction(options, async (runner) => {
+            for (let i = 0; i < guards.length; i++) if ((await changedBy(runner, guards[i])) === 0) return refused(i);
+            const changed: number[] = [];
+            for (const statement of then) changed.push(await changedBy(runner, statement));
+            return changed;
+          }),
+        ),
       );
     });
   }
@@ -360,6 +369,22 @@ export class Sql {
 }
 
 /** MySQL: runs one statement on the runner's connection; resolves with the rows it changed. */
+/** A later guard of transactionIf changed no row: thrown, so that the earlier guards' writes are undone. */
+class GuardRefused extends Error {}
+
+/** The answer of a transaction whose guard `index` changed no row: null for the first (nothing written), else undone. */
+function refused(index: number): null {
+  if (index === 0) return null;
+  throw new GuardRefused('a later guard changed no row');
+}
+
+function refusedAsNull(write: Promise<number[] | null>): Promise<number[] | null> {
+  return write.catch((error: unknown) => {
+    if (error instanceof GuardRefused) return null;
+    throw error;
+  });
+}
+
 async function changedBy(runner: QueryRunner, { sql, parameters }: SqlStatement): Promise<number> {
   const { affected } = await runner.query(sql, [...parameters], true);
   return affected ?? 0;

@@ -33,8 +33,8 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
     },
     {
       provide: EventSeats,
-      inject: [Capacity],
-      useFactory: (capacity: Capacity) => new EventSeats(capacity),
+      inject: [Capacity, SpecialEventsRepository],
+      useFactory: (capacity: Capacity, store: SpecialEventsRepository) => new EventSeats(capacity, store),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'

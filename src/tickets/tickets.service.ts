@@ -112,6 +112,10 @@ export class TicketsService {
       if (reservation.outcome === 'sold-out') {
         throw new TicketRefusal('event-sold-out', { capacity: reservation.capacity });
       }
+      if (reservation.outcome === 'date-sold-out') {
+        const { date, capacityPerDate } = reservation;
+        throw new TicketRefusal('event-date-sold-out', { date, capacityPerDate });
+      }
       return {
         message: 'Museum special event ticket purchased',
         ticketId,
