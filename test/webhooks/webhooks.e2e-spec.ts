@@ -373,12 +373,16 @@ describe('webhooks', () => {
       if (typeof options === 'object' && options.all) callback(null, [{ address: answer, family: 4 }]);
       else callback(null, answer, 4);
     }) as unknown as typeof dnsLookup;
-    // A TLS port that hangs up on whatever it is sent, and counts the connections made to it.
+    // A raw TCP port in place of the subscriber's TLS one: it counts the connections made to it
+    // and every byte it receives (a TLS handshake's first included).
     const connections: Socket[] = [];
+    let bytesReceived = 0;
     const listener = createServer((socket) => {
       connections.push(socket);
       socket.on('error', () => undefined);
-      socket.on('data', () => socket.destroy());
+      socket.on('data', (chunk: Buffer) => {
+        bytesReceived += chunk.length;
+      });
     });
     let url = '';
 
@@ -390,6 +394,7 @@ describe('webhooks', () => {
     beforeEach(() => {
       answer = '93.184.216.34';
       connections.length = 0;
+      bytesReceived = 0;
       t.app.get(AddressPolicy).dnsLookup = resolver;
     });
     afterEach(() => {
@@ -415,6 +420,7 @@ describe('webhooks', () => {
         /^rebound\.museum\.test resolves to 127\.0\.0\.1 is a loopback, private, link-local or otherwise internal address$/,
       );
       expect(connections).toEqual([]);
+      expect(bytesReceived).toBe(0);
     });
 
     it('is refused on connect by the address actually connected to, whatever the lookup let through', async () => {
@@ -423,7 +429,13 @@ describe('webhooks', () => {
       expect(await refusalAtDelivery()).toBe(
         '127.0.0.1 is a loopback, private, link-local or otherwise internal address',
       );
+      // Connected, and refused before the TLS handshake began: not one byte reached the port,
+      // once the sender has closed every connection it made.
       expect(connections.length).toBeGreaterThan(0);
+      await vi.waitFor(() =>
+        expect(connections.every((socket) => socket.readableEnded || socket.destroyed)).toBe(true),
+      );
+      expect(bytesReceived).toBe(0);
     });
   });
 
