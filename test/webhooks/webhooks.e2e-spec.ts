@@ -7,6 +7,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
 import { AddressPolicy } from '../../src/webhooks/address-policy.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { type ReceivedDelivery, WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -328,7 +329,8 @@ describe('webhooks', () => {
       ]);
       expect(own.map(({ body }) => (JSON.parse(body) as { price: number }).price)).toEqual([event.price, 1, 2]);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing sent twice: once the dispatcher found nothing more due, still 15.
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.acknowledged()).toHaveLength(15);
     const [healthy] = await listWebhooks(t);
     expect(healthy).toMatchObject({ enabled: true, pendingDeliveries: 0, lastSuccessAt: expect.any(String) });
@@ -340,7 +342,7 @@ describe('webhooks', () => {
       path === '/moved' ? { status: 307, headers: { location: `${receiverUrl}/elsewhere` } } : { status: 202 };
     await createEvent(t);
     await receiver.waitFor(() => receiver.received.length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.received.map(({ path }) => path)).not.toContain('/elsewhere');
     const [health] = await listWebhooks(t);
     expect(health.lastFailureReason).toBe('HTTP 307: redirects are not followed');
@@ -489,7 +491,7 @@ describe('webhooks: a subscriber failing for the whole retry period is disabled,
       new Set(['special-event.created']),
     );
     const tried = receiver.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.received).toHaveLength(tried);
 
     receiver.behaviour = () => ({ status: 200 });
