@@ -1,4 +1,14 @@
-import { type DynamicModule, Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  type OnModuleInit,
+  RequestMethod,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -7,10 +17,12 @@ import { buildDataSourceOptions } from './database-options.js';
 import type { DriverMigrations } from './migration-history.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
+import { requestDeadline } from './request-deadline.js';
 import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
 import { WriteHealth } from './write-health.js';
+import { WriteSlots } from './write-slots.js';
 
 /**
  * Gives the MySQL pool what mysql2's lacks: an acquire timeout (see boundPoolAcquire), and no
@@ -38,7 +50,20 @@ export class MysqlPoolBounds implements OnModuleInit {
  */
 @Global()
 @Module({})
-export class DatabaseModule {
+export class DatabaseModule implements NestModule {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /**
+   * Every request's database work has one deadline (request-deadline.ts): as long as one
+   * statement may take, its wait for a connection included, however many statements it runs.
+   */
+  configure(consumer: MiddlewareConsumer): void {
+    const { acquireTimeoutMs, queryTimeoutMs } = this.config.databasePool;
+    consumer
+      .apply(requestDeadline(acquireTimeoutMs + queryTimeoutMs))
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+
   static forRoot(migrations: DriverMigrations): DynamicModule {
     return {
       module: DatabaseModule,
@@ -52,6 +77,10 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource, writeHealth: WriteHealth, config: AppConfig) =>
             new Sql(dataSource, writeHealth, {
               batchDeadlineMs: config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs,
+              writeSlots: new WriteSlots(
+                WriteSlots.forPool(config.databasePool.size),
+                config.databasePool.acquireTimeoutMs,
+              ),
             }),
         },
       ],
