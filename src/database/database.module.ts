@@ -1,14 +1,4 @@
-import {
-  type DynamicModule,
-  Global,
-  Inject,
-  Injectable,
-  type MiddlewareConsumer,
-  Module,
-  type NestModule,
-  type OnModuleInit,
-  RequestMethod,
-} from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -17,7 +7,6 @@ import { buildDataSourceOptions } from './database-options.js';
 import type { DriverMigrations } from './migration-history.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
-import { requestDeadline } from './request-deadline.js';
 import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
@@ -50,20 +39,7 @@ export class MysqlPoolBounds implements OnModuleInit {
  */
 @Global()
 @Module({})
-export class DatabaseModule implements NestModule {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  /**
-   * Every request's database work has one deadline (request-deadline.ts): as long as one
-   * statement may take, its wait for a connection included, however many statements it runs.
-   */
-  configure(consumer: MiddlewareConsumer): void {
-    const { acquireTimeoutMs, queryTimeoutMs } = this.config.databasePool;
-    consumer
-      .apply(requestDeadline(acquireTimeoutMs + queryTimeoutMs))
-      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
-  }
-
+export class DatabaseModule {
   static forRoot(migrations: DriverMigrations): DynamicModule {
     return {
       module: DatabaseModule,
