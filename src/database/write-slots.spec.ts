@@ -4,7 +4,7 @@ import { WriteSlots } from './write-slots.js';
 
 describe('WriteSlots', () => {
   it('keeps a quarter of the pool (at least one connection) for reads, unless the pool has one', () => {
-    expect([1, 2, 4, 10, 20].map(WriteSlots.forPool)).toEqual([1, 1, 3, 8, 15]);
+    expect([1, 2, 4, 10, 20].map((size) => WriteSlots.forPool(size))).toEqual([1, 1, 3, 8, 15]);
   });
 
   it('runs at most `size` writes at once; the next starts as one ends', async () => {
