@@ -48,6 +48,7 @@ const SQLITE_ONLY_E2E = [
   'test/shutdown.e2e-spec.ts',
   'test/sqlite-database-loss.e2e-spec.ts',
   'test/backup.e2e-spec.ts',
+  'test/sqlite-power-loss.e2e-spec.ts',
 ];
 
 export default defineConfig(async () => {

@@ -7,10 +7,12 @@
   const EVENTS_SHOWN = 50;
   const DAYS_SHOWN = 7;
 
-  /** The API's address: ?api=… on this page's URL, else config.js, without a trailing slash. */
+  /**
+   * The API's address, from config.js only, without a trailing slash. Nothing in the page's own
+   * URL may choose it: a link could then make the museum's page show another server's text.
+   */
   function apiBase() {
-    const fromQuery = new URLSearchParams(window.location.search).get('api');
-    return (fromQuery || window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
+    return String(window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
   }
 
   /** Today as YYYY-MM-DD in the visitor's time zone. */

@@ -9,6 +9,7 @@ import { assertSqliteWritable } from './sqlite-availability.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { UnflushedChannel } from './unflushed-channel.js';
 import type { WriteHealth } from './write-health.js';
+import type { WriteSlots } from './write-slots.js';
 
 /** One statement with `?` placeholders. */
 export interface SqlStatement {
@@ -64,6 +65,8 @@ export interface SqlOptions {
    * as waiting for a connection and one query may take.
    */
   readonly batchDeadlineMs?: number;
+  /** MySQL: the connections writes may hold at once, fewer than the pool's (WriteSlots); unbounded without. */
+  readonly writeSlots?: WriteSlots;
 }
 
 /**
@@ -89,6 +92,7 @@ export class Sql {
   private prepared?: { db: Database.Database; statements: Map<string, Database.Statement> };
 
   private readonly batchDeadlineMs: number;
+  private readonly writeSlots?: WriteSlots;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -96,6 +100,7 @@ export class Sql {
     options: SqlOptions = {},
   ) {
     this.batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_POOL.acquireTimeoutMs + DEFAULT_POOL.queryTimeoutMs;
+    this.writeSlots = options.writeSlots;
   }
 
   get isMysql(): boolean {
@@ -276,8 +281,17 @@ export class Sql {
     return db;
   }
 
+  /** MySQL: `write` on a connection of its own, holding a write slot (WriteSlots) when there are any. */
+  private onWriteConnection<T>(write: () => Promise<T>): Promise<T> {
+    return this.writeSlots === undefined ? write() : this.writeSlots.run(write);
+  }
+
   /** MySQL: one statement, on a connection of its own; resolves with the rows it changed. */
-  private async executeOnce(statement: SqlStatement): Promise<number> {
+  private executeOnce(statement: SqlStatement): Promise<number> {
+    return this.onWriteConnection(() => this.executeOnConnection(statement));
+  }
+
+  private async executeOnConnection(statement: SqlStatement): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await changedBy(runner, statement);
@@ -287,7 +301,14 @@ export class Sql {
   }
 
   /** MySQL: `work` in a transaction on a connection of its own, committed when it returns. */
-  private async inTransaction<T>(options: TransactionOptions, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+  private inTransaction<T>(options: TransactionOptions, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return this.onWriteConnection(() => this.transactionOnConnection(options, work));
+  }
+
+  private async transactionOnConnection<T>(
+    options: TransactionOptions,
+    work: (runner: QueryRunner) => Promise<T>,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
@@ -319,6 +340,10 @@ export class Sql {
         throw error;
       }
     }
+    return this.onWriteConnection(() => this.batchOnConnection(first, rest, rows));
+  };
+
+  private async batchOnConnection(first: SqlStatement, rest: readonly SqlStatement[], rows: number): Promise<boolean> {
     const runner = this.dataSource.createQueryRunner();
     try {
       try {
@@ -340,7 +365,7 @@ export class Sql {
     } finally {
       await runner.release();
     }
-  };
+  }
 
   /** MySQL: runs `write` again while a deadlock or a Galera conflict rolled it back whole. */
   private async retryingConflicts<T>(write: () => Promise<T>): Promise<T> {

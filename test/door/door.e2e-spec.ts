@@ -18,8 +18,6 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { readHours, setWeeklyHours } from '../museum-hours/api.js';
 import { buyTicket, CHECK_IN_ROUTE, checkInPath, readTicket, readTicketCode } from '../tickets/api.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * The door scanner (docs/door.md): the page at /door, for box office and above, in Debian's
  * Chromium driven by playwright-core. A fake camera plays a video made here from the QR code the
