@@ -57,8 +57,13 @@ export function relaunchWithV8Flags(): void {
   // Node 22.15 and 23.11 added it; the project's @types/node does not know it yet.
   const { execve } = process as { execve?: Execve };
   if (missing.length === 0 || execve === undefined) return;
-  execve.call(process, process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], {
-    ...process.env,
-    [RELAUNCHED]: '1',
-  });
+  execve.call(
+    process,
+    process.execPath,
+    [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)],
+    {
+      ...process.env,
+      [RELAUNCHED]: '1',
+    },
+  );
 }
