@@ -7,8 +7,12 @@
  * semi-space takes effect only when given before the heap is set up, that is on node's command
  * line or in NODE_OPTIONS: `v8.setFlagsFromString` at run time changes nothing (measured; the
  * figures are in docs/performance.md).
+ *
+ * 4 MiB: the bound whose peak RSS under a short create/list/get load met 200 MiB (195–199 MiB;
+ * 8 MiB gave 201–202, 16 MiB 211–253, V8's own sizing 290–312). Whether it costs throughput is
+ * for `npm run bench:compare` on a quiet machine to tell.
  */
-export const SEMI_SPACE_MIB = 16;
+export const SEMI_SPACE_MIB = 4;
 
 /** The flags main.ts sees to, each given by name and value. */
 export const V8_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MIB}`];
