@@ -49,7 +49,7 @@ export function missingV8Flags(
  * When a flag of V8_FLAGS is missing, replaces this process with node run with it
  * (`process.execve`): the same pid, the same standard streams, the signals sent to it and its exit
  * code are the service's, and no parent process stays behind holding memory. It costs one more
- * start of node itself (~40 ms), before any of the service's modules is loaded. On a Node without
+ * start of node itself, before any of the service's modules is loaded. On a Node without
  * `process.execve` (before 22.15), or on a second pass, the service runs with V8's defaults.
  */
 export function relaunchWithV8Flags(): void {
