@@ -10,6 +10,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { parseDatabaseUrl } from '../src/config/app-config.js';
+import { V8_FLAGS } from '../src/v8-flags.js';
 import { buildService } from './helpers/built-service.js';
 import { createTestDatabase } from './helpers/test-database.js';
 
@@ -78,7 +79,9 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/RUN npm ci --omit=dev/);
     expect(finalStage).toMatch(/^USER node$/m);
     expect(finalStage.indexOf('USER node')).toBeLessThan(finalStage.indexOf('CMD'));
-    expect(finalStage).toMatch(/CMD \["node", "dist\/main\.js"\]/);
+    // The V8 flags main.ts would otherwise relaunch itself with (src/v8-flags.ts), given up front.
+    const cmd = /^CMD (\[.*\])$/m.exec(finalStage)?.[1];
+    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...V8_FLAGS, 'dist/main.js']);
     expect(finalStage).not.toMatch(/npm ci(?! --omit=dev)/);
   });
 
