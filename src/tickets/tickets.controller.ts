@@ -5,6 +5,8 @@ import type { AuthenticatedUser } from '../auth/basic.strategy.js';
 import { clientAddress } from '../auth/basic.strategy.js';
 import { RequiresRole } from '../auth/roles.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiCancelTicket } from './box-office.openapi.js';
+import { BoxOfficeService } from './box-office.service.js';
 import { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
@@ -24,7 +26,10 @@ const NO_STORE = 'no-store';
 @ApiTags('Tickets')
 @Controller('tickets')
 export class TicketsController {
-  constructor(private readonly tickets: TicketsService) {}
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly boxOffice: BoxOfficeService,
+  ) {}
 
   @Post()
   @RequiresRole('box-office')
@@ -70,13 +75,26 @@ export class TicketsController {
   checkIn(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
     return this.tickets.checkIn(ticketId);
   }
+
+  @Post(':ticketId/cancel')
+  @RequiresRole('box-office')
+  @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
+  @ApiCancelTicket()
+  @Idempotent()
+  cancel(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
+    return this.boxOffice.cancel(ticketId);
+  }
 }
 
 /** `POST /check-ins`: a door scanner has only what it scanned. */
 @ApiTags('Tickets')
 @Controller('check-ins')
 export class CheckInsController {
-  constructor(private readonly tickets: TicketsService) {}
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly boxOffice: BoxOfficeService,
+  ) {}
 
   @Post()
   @RequiresRole('box-office')

@@ -1,6 +1,6 @@
 import { type FieldRule, Refusal } from '../domain/refusal.js';
 
-/** Why a ticket is not sold, read or checked in, with what each answer needs to say. */
+/** Why a ticket is not sold, read, checked in or cancelled, with what each answer needs to say. */
 export interface TicketReasons {
   'invalid-purchase': { readonly errors: readonly FieldRule[] };
   'no-event': { readonly eventId: string };
@@ -14,6 +14,7 @@ export interface TicketReasons {
   'already-checked-in': { readonly checkedInAt: string | null };
   'not-for-today': { readonly ticketDate: string; readonly today: string; readonly timeZone: string };
   cancelled: { readonly cancelledAt: string | null };
+  'cancel-checked-in': { readonly checkedInAt: string | null };
 }
 
 export class TicketRefusal<R extends keyof TicketReasons = keyof TicketReasons> extends Refusal<TicketReasons, R> {}

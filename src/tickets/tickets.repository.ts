@@ -35,6 +35,9 @@ const CHECK_IN_BY_ID =
 const CHECK_IN_BY_CODE =
   "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE confirmation_code = ? AND status = 'active' AND ticket_date = ?";
 
+const CANCEL_BY_ID =
+  "UPDATE tickets SET status = 'cancelled', cancelled_at = ?, refund_due = price_paid WHERE ticket_id = ? AND status = 'active'";
+
 const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toTicket(row: RowOf<Ticket>): Ticket {
@@ -44,6 +47,7 @@ function toTicket(row: RowOf<Ticket>): Ticket {
     createdAt: Number(row.createdAt),
     checkedInAt: epochOrNull(row.checkedInAt),
     cancelledAt: epochOrNull(row.cancelledAt),
+    refundDue: row.refundDue === null ? null : Number(row.refundDue),
   };
 }
 
@@ -59,13 +63,27 @@ export class TicketsRepository {
 
   /**
    * What an event's delete adds to its transaction: every ticket of the event not yet cancelled is,
-   * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable.
+   * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable, and
+   * is owed nothing (its holder came); an active one is owed what was paid.
    */
   cancelEventTicketsStatement(eventId: string, now: number): SqlStatement {
+    // refund_due first: MySQL assigns left to right, so later assignments read the new status.
     return {
-      sql: "UPDATE tickets SET status = 'cancelled', cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
+      sql:
+        "UPDATE tickets SET refund_due = CASE WHEN status = 'active' THEN price_paid ELSE 0 END, status = 'cancelled', " +
+        "cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
       parameters: [now, eventId],
     };
+  }
+
+  /**
+   * The conditional UPDATE that cancels an active ticket and records what its buyer is owed (what
+   * was paid): the guard of the transaction that gives its seat or admission back. The database
+   * decides, so of two cancels, or a cancel and a check-in, at the same moment exactly one changes
+   * the row; the other finds it cancelled or checked in.
+   */
+  cancelStatement(ticketId: string, now: number): SqlStatement {
+    return { sql: CANCEL_BY_ID, parameters: [now, ticketId] };
   }
 
   /** Of `dates`, those on which the event has an active ticket. */

@@ -6,5 +6,6 @@ export default {
   '/tickets/{ticketId}': ['get'],
   '/tickets/{ticketId}/qr': ['get'],
   '/tickets/{ticketId}/check-in': ['post'],
+  '/tickets/{ticketId}/cancel': ['post'],
   '/check-ins': ['post'],
 } satisfies OpenApiPaths;

@@ -23,7 +23,7 @@ function expectPng(res: Response): void {
 }
 
 const rows: RoleRows = {
-  // Tickets (issue 28): everyone reads them; box office and above check them in.
+  // Tickets (issue 28): everyone reads them; box office and above check them in and cancel them.
   'POST /tickets': {
     async check(t, caller) {
       // A month ahead: within the sales' horizon (366 days).
@@ -101,6 +101,22 @@ const rows: RoleRows = {
       expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
     },
   },
+  'POST /tickets/:ticketId/cancel': {
+    async check(t, caller) {
+      const { ticketId } = await seedTicket(t, { ticketDate: '2026-01-01' });
+      const path = `/tickets/${ticketId}/cancel`;
+      const res = await send(t, 'POST', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path, 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'cancelled' : 'active');
+    },
+  },
+  'ALL /tickets/:ticketId/cancel': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/cancel`,
+  ),
   'ALL /tickets/:ticketId': authenticated(
     everyRole((res, path) => expectProblem(res, 405, path)),
     'DELETE',

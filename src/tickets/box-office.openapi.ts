@@ -1,0 +1,39 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
+import { TicketResponse } from './dto/ticket-response.dto.js';
+import { TICKET_PROBLEMS } from './tickets.problems.js';
+
+/** The box office's ticket operations as the OpenAPI document describes them (BoxOfficeController). */
+
+/**
+ * Above @Idempotent(), so that its 409 (decorators apply bottom-up) gives way to this operation's,
+ * which names every cause.
+ */
+export const ApiCancelTicket = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'cancelTicket',
+      summary: 'Cancel a ticket',
+      description:
+        'Cancels an active ticket and gives its seat (an event ticket: the event sells one more) or its day’s general ' +
+        'admission back in the same transaction, so it can be sold again. The answer is the ticket, now `cancelled`, ' +
+        'with `refundDue`: what was paid, recorded as owed (the service takes no payment; someone pays it back). ' +
+        'Cancelling a cancelled ticket again changes nothing and answers `200` with the ticket as it is, ' +
+        '`refundDue` unchanged: a retry is safe. A checked-in ticket is refused (`409`). Of a cancel and a check-in ' +
+        'at the same moment, the database lets exactly one through. No body.',
+    }),
+    ApiOkResponse({ description: 'Cancelled (now or before): the ticket, with `refundDue`.', type: TicketResponse }),
+    ApiProblemResponses(
+      400,
+      401,
+      TICKET_PROBLEMS.response(['no-ticket']),
+      TICKET_PROBLEMS.response(
+        ['cancel-checked-in'],
+        'Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.',
+      ),
+      429,
+      431,
+      503,
+    ),
+  );
