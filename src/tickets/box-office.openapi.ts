@@ -37,3 +37,31 @@ export const ApiCancelTicket = (): MethodDecorator =>
       503,
     ),
   );
+
+export const ApiSearchTickets = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'searchTickets',
+      summary: 'Search tickets',
+      description:
+        'The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ' +
+        'ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for ' +
+        'box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets ' +
+        '(default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` ' +
+        '(keyset paging: every page costs the same). An unknown parameter is a `400` naming it. Additive: the ' +
+        'Museum API has no such operation.',
+    }),
+    ApiOkResponse({
+      description: 'The page of tickets (an empty array past the last one).',
+      type: TicketResponse,
+      isArray: true,
+      headers: {
+        Link: {
+          description: 'RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page.',
+          required: false,
+          schema: { type: 'string' },
+        },
+      },
+    }),
+    ApiProblemResponses(400, 401, TICKET_PROBLEMS.response(['search-by-email']), 429, 431, 503),
+  );

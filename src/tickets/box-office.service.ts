@@ -1,16 +1,38 @@
 import { Injectable } from '@nestjs/common';
+import { type Role, roleAllows } from '../auth/roles.js';
+import type { FieldRule } from '../domain/refusal.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { CursorSigningKeys } from '../special-events/cursor-signing-keys.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
+import { SEARCH_LIMIT, type SearchTicketsQuery } from './dto/search-tickets-query.dto.js';
 import type { TicketResponse } from './dto/ticket-response.dto.js';
+import { decodeTicketCursor, encodeTicketCursor, type TicketFilters, ticketCursorKeyId } from './ticket-cursor.js';
 import type { Ticket } from './ticket.entity.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
-import { toResponse } from './tickets.service.js';
+import { READS_TICKET_SECRETS, toResponse } from './tickets.service.js';
+
+/** One page of a ticket search, and the cursor of the next page when there is one. */
+export interface TicketPage {
+  readonly tickets: readonly TicketResponse[];
+  readonly filters: TicketFilters;
+  readonly limit: number;
+  readonly nextCursor?: string;
+}
+
+/** The filters of a query, without the parameters that are not filters. */
+function filtersOf(query: SearchTicketsQuery): TicketFilters {
+  const { eventId, ticketDate, status, email } = query;
+  return Object.fromEntries(
+    Object.entries({ eventId, ticketDate, status, email }).filter(([, value]) => value !== undefined),
+  ) as TicketFilters;
+}
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * What the box office does with tickets once sold: cancels them, giving their place back.
+ * What the box office does with tickets once sold: finds them, a page at a time, and cancels
+ * them, giving their place back.
  */
 @Injectable()
 export class BoxOfficeService {
@@ -18,7 +40,50 @@ export class BoxOfficeService {
     private readonly tickets: TicketsRepository,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
+    private readonly cursorKeys: CursorSigningKeys,
   ) {}
+
+  /**
+   * One page of the tickets matching every filter, in the order of sale, as `reader` may see them
+   * (without codes and emails below READS_TICKET_SECRETS), with the next page's cursor when there
+   * is one. A viewer may not search by email: that would tell them who bought.
+   */
+  async search(query: SearchTicketsQuery, reader: Role): Promise<TicketPage> {
+    const filters = this.allowedFilters(query, reader);
+    const limit = query.limit ?? SEARCH_LIMIT.default;
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      const keyId = ticketCursorKeyId(query.cursor);
+      const key = keyId === null ? undefined : await this.cursorKeys.verifying(keyId);
+      const decoded = decodeTicketCursor(query.cursor, filters, key);
+      if (decoded === null) {
+        throw invalidSearch({
+          field: 'cursor',
+          message: 'cursor is not one this service issued for these filters: follow the Link header as given',
+        });
+      }
+      after = decoded;
+    }
+    const rows = await this.tickets.search(filters, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const withSecrets = roleAllows(reader, READS_TICKET_SECRETS);
+    return {
+      tickets: page.map((ticket) => toResponse(ticket, withSecrets)),
+      filters,
+      limit,
+      nextCursor:
+        rows.length > limit && last ? encodeTicketCursor(last.ticketId, filters, this.cursorKeys.signing()) : undefined,
+    };
+  }
+
+  private allowedFilters(query: SearchTicketsQuery, reader: Role): TicketFilters {
+    const filters = filtersOf(query);
+    if (filters.email !== undefined && !roleAllows(reader, READS_TICKET_SECRETS)) {
+      throw new TicketRefusal('search-by-email', {});
+    }
+    return filters;
+  }
 
   /**
    * Cancels an active ticket and gives its seat (SpecialEventsService.returnTicket) or its day's
@@ -49,4 +114,8 @@ export class BoxOfficeService {
     if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId });
     return ticket;
   }
+}
+
+function invalidSearch(...errors: FieldRule[]): TicketRefusal {
+  return new TicketRefusal('invalid-search', { errors });
 }

@@ -93,4 +93,19 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     when: 'The ticket was checked in: it admitted its holder, so it is not cancelled; the detail says when.',
     example: { checkedInAt: '2026-12-01T09:14:03.120Z' },
   },
+  'invalid-search': {
+    status: 400,
+    errors: ({ errors }) => errors,
+    when: 'A ticket search has a `cursor` not issued for its filters.',
+    example: {
+      errors: [{ field: 'cursor', message: 'cursor is not one this service issued for these filters' }],
+    },
+  },
+  'search-by-email': {
+    status: 403,
+    detail: () =>
+      "Searching tickets by email needs the box-office role or higher: the buyer's address is not for viewers.",
+    when: "A viewer searches tickets by `email`: the buyer's address is for box-office and up.",
+    example: {},
+  },
 });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { columnOf, insertInto, type RowOf, selectList, tableOf } from '../database/entity-columns.js';
+import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
+import type { TicketFilters } from './ticket-cursor.js';
 import { Ticket } from './ticket.entity.js';
 
 /** What a sale writes; the rest of the row starts as the entity's defaults (active, not checked in). */
@@ -22,7 +24,16 @@ const NEW_TICKET_COLUMNS = [
 
 const TICKETS = tableOf(Ticket);
 const INSERT_TICKET = insertInto(Ticket, NEW_TICKET_COLUMNS);
-const SELECT_TICKET = `SELECT ${selectList(Ticket)} FROM ${TICKETS} WHERE`;
+const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
+const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
+
+/** The filters of a search, with their columns, in the order their parameters are bound. */
+const SEARCH_COLUMNS = [
+  ['eventId', 'event_id'],
+  ['ticketDate', 'ticket_date'],
+  ['status', 'status'],
+  ['email', 'email'],
+] as const satisfies readonly (readonly [keyof TicketFilters, string])[];
 const BY_ID = `${SELECT_TICKET} ${columnOf(Ticket, 'ticketId')} = ?`;
 const BY_CODE = `${SELECT_TICKET} ${columnOf(Ticket, 'confirmationCode')} = ?`;
 
@@ -54,7 +65,44 @@ function toTicket(row: RowOf<Ticket>): Ticket {
 /** The `tickets` table: every statement on it. */
 @Injectable()
 export class TicketsRepository {
+  /** The text of each search's statement, by its select list and filters: one prepared statement each. */
+  private readonly searches = new Map<string, string>();
+
   constructor(private readonly sql: Sql) {}
+
+  /**
+   * Up to `limit` tickets matching every filter given, in ticket_id order (a UUIDv7: the order of
+   * sale), after ticket `after` when given: a keyset page. An equality on an indexed column (the
+   * event, the date, the email, the status), then ticket_id, which each of those indexes holds
+   * after its own column, so a page reads its rows in order without sorting.
+   */
+  async search(filters: TicketFilters, after: string | undefined, limit: number): Promise<Ticket[]> {
+    const { sql, parameters } = this.searchStatement(SELECT_TICKETS, filters, after, limit);
+    return (await this.sql.select<RowOf<Ticket>>(sql, parameters)).map(toTicket);
+  }
+
+  private searchStatement(
+    select: string,
+    filters: TicketFilters,
+    after: string | undefined,
+    limit: number,
+  ): SqlStatement {
+    const used = SEARCH_COLUMNS.filter(([property]) => filters[property] !== undefined);
+    const shape = `${select}\n${used.map(([property]) => property).join(',')}${after === undefined ? '' : ',after'}`;
+    let sql = this.searches.get(shape);
+    if (sql === undefined) {
+      const conditions = [
+        ...used.map(([, column]) => `${column} = ?`),
+        ...(after === undefined ? [] : ['ticket_id > ?']),
+      ];
+      const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+      const limitSql = limitPlaceholder(this.sql.isMysql ? 'mysql' : 'sqlite');
+      sql = `${select}${where} ORDER BY ticket_id LIMIT ${limitSql}`;
+      this.searches.set(shape, sql);
+    }
+    const parameters = [...used.map(([property]) => filters[property]), ...(after === undefined ? [] : [after]), limit];
+    return { sql, parameters };
+  }
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {

@@ -3,11 +3,21 @@ import { expect } from 'vitest';
 import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { AUTH, type TestApp } from '../helpers/test-app.js';
 import { seedTicket } from '../helpers/tickets.js';
-import { type Case, exhaustFailures, HUGE_HEADER, type Method, postAuthed, send, viewer } from '../helpers/contract.js';
+import {
+  type Case,
+  exhaustFailures,
+  getAuthed,
+  HUGE_HEADER,
+  type Method,
+  postAuthed,
+  send,
+  viewer,
+} from '../helpers/contract.js';
 
-/** The box office's ticket operations in the contract table, joined to contract-cases.ts. */
+/** The box office's ticket operations (cancel, search) in the contract table, joined to contract-cases.ts. */
 
 const TICKET_CANCEL = '/tickets/{ticketId}/cancel';
+const TICKETS = '/tickets';
 
 /** A ticket for 1 January 2026, written straight into the table: a cancel needs no particular day. */
 const seeded = async (t: TestApp): Promise<string> => (await seedTicket(t, { ticketDate: '2026-01-01' })).ticketId;
@@ -106,6 +116,71 @@ export const BOX_OFFICE_CASES: readonly Case[] = [
     what: 'the database is gone',
     send: (t) => cancel(t, randomUUID()),
   },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
+    status: 200,
+    what: 'a page of tickets',
+    send: async (t) => {
+      await seeded(t);
+      return getAuthed(t, '/tickets?ticketDate=2026-01-01&limit=2');
+    },
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
+    status: 400,
+    what: 'an unknown filter',
+    send: (t) => getAuthed(t, '/tickets?evntId=1'),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
+    status: 401,
+    what: 'no credentials',
+    send: (t) => send(t, 'get', TICKETS),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
+    status: 403,
+    what: 'a viewer searching by email',
+    send: async (t) => send(t, 'get', '/tickets?email=a@example.com', { headers: { Authorization: await viewer(t) } }),
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
+    status: 431,
+    what: 'headers over 16 KiB',
+    send: (t) => send(t, 'get', TICKETS, { headers: { Authorization: AUTH, ...HUGE_HEADER } }),
+  },
+  {
+    app: 'failure-limit-2',
+    method: 'get',
+    path: TICKETS,
+    status: 429,
+    what: 'valid credentials after too many failures',
+    send: async (t) => {
+      await exhaustFailures(t);
+      return getAuthed(t, TICKETS);
+    },
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: TICKETS,
+    status: 503,
+    what: 'the database is gone',
+    send: (t) => getAuthed(t, TICKETS),
+  },
 ];
 
-export const BOX_OFFICE_COMPLETE: readonly (readonly [string, Method])[] = [[TICKET_CANCEL, 'post']];
+export const BOX_OFFICE_COMPLETE: readonly (readonly [string, Method])[] = [
+  [TICKET_CANCEL, 'post'],
+  [TICKETS, 'get'],
+];

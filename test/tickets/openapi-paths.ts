@@ -2,7 +2,7 @@ import type { OpenApiPaths } from '../helpers/openapi-path-rows.js';
 
 /** The tickets' paths in the OpenAPI document (test/helpers/openapi-path-rows.ts). */
 export default {
-  '/tickets': ['post'],
+  '/tickets': ['get', 'post'],
   '/tickets/{ticketId}': ['get'],
   '/tickets/{ticketId}/qr': ['get'],
   '/tickets/{ticketId}/check-in': ['post'],
