@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * Search tickets
-         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. Additive: the Museum API has no such operation.
+         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
          */
         get: operations["searchTickets"];
         put?: never;
@@ -4140,9 +4140,9 @@ export interface operations {
                 status?: "active" | "checked-in" | "cancelled";
                 /** @description Only tickets bought with exactly this address (as given at purchase, letter case included). The buyer's address is for box-office and up: a viewer searching by it gets `403`. */
                 email?: string;
-                /** @description Number of tickets per page. */
+                /** @description Number of tickets per page. Not with `Accept: text/csv`, which streams every match. */
                 limit?: number;
-                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging, in ticket order: every page costs the same). Valid only with the filters it was issued for. */
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging, in ticket order: every page costs the same). Valid only with the filters it was issued for. Not with `Accept: text/csv`. */
                 cursor?: string;
             };
             header?: never;
@@ -4151,15 +4151,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page of tickets (an empty array past the last one). */
+            /** @description The page of tickets (an empty array past the last one), or with `Accept: text/csv` every match. */
             200: {
                 headers: {
-                    /** @description RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page. */
+                    /** @description RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page and on a CSV export. */
                     Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TicketResponse"][];
+                    /** @example ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */

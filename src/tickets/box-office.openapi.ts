@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, getSchemaPath } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { TicketResponse } from './dto/ticket-response.dto.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
@@ -48,16 +48,27 @@ export const ApiSearchTickets = (): MethodDecorator =>
         'ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for ' +
         'box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets ' +
         '(default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` ' +
-        '(keyset paging: every page costs the same). An unknown parameter is a `400` naming it. Additive: the ' +
-        'Museum API has no such operation.',
+        '(keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With ' +
+        '`Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), ' +
+        'without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and ' +
+        '`confirmationCode` for a viewer. Additive: the Museum API has no such operation.',
     }),
+    ApiProduces('application/json', 'text/csv'),
     ApiOkResponse({
-      description: 'The page of tickets (an empty array past the last one).',
-      type: TicketResponse,
-      isArray: true,
+      description: 'The page of tickets (an empty array past the last one), or with `Accept: text/csv` every match.',
+      content: {
+        'application/json': { schema: { type: 'array', items: { $ref: getSchemaPath(TicketResponse) } } },
+        'text/csv': {
+          schema: { type: 'string' },
+          example:
+            'ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,' +
+            'cancelledAt,refundDue\r\n',
+        },
+      },
       headers: {
         Link: {
-          description: 'RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page.',
+          description:
+            'RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page and on a CSV export.',
           required: false,
           schema: { type: 'string' },
         },

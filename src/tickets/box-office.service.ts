@@ -9,8 +9,15 @@ import type { TicketResponse } from './dto/ticket-response.dto.js';
 import { decodeTicketCursor, encodeTicketCursor, type TicketFilters, ticketCursorKeyId } from './ticket-cursor.js';
 import type { Ticket } from './ticket.entity.js';
 import { TicketRefusal } from './tickets.refusals.js';
-import { TicketsRepository } from './tickets.repository.js';
+import { type ExportRow, TicketsRepository } from './tickets.repository.js';
 import { READS_TICKET_SECRETS, toResponse } from './tickets.service.js';
+
+/**
+ * Tickets an export reads per query: large enough that a query's fixed cost is small beside its
+ * rows, small enough that one batch (about 300 bytes a ticket) is far below the export's memory
+ * bound however many tickets match.
+ */
+export const EXPORT_BATCH = 250;
 
 /** One page of a ticket search, and the cursor of the next page when there is one. */
 export interface TicketPage {
@@ -31,8 +38,8 @@ function filtersOf(query: SearchTicketsQuery): TicketFilters {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * What the box office does with tickets once sold: finds them, a page at a time, and cancels
- * them, giving their place back.
+ * What the box office does with tickets once sold: finds them (a page, or every match for a CSV
+ * export) and cancels them, giving their place back.
  */
 @Injectable()
 export class BoxOfficeService {
@@ -75,6 +82,33 @@ export class BoxOfficeService {
       nextCursor:
         rows.length > limit && last ? encodeTicketCursor(last.ticketId, filters, this.cursorKeys.signing()) : undefined,
     };
+  }
+
+  /**
+   * Every ticket matching the filters, in the order of sale, in batches of EXPORT_BATCH read one
+   * at a time by keyset (the next batch is read only when the caller asks for it), so an export's
+   * memory is one batch whatever it matches. Checked before the first batch is read: a refusal
+   * comes before any row. `limit` and `cursor` are for pages, not for an export.
+   */
+  exportBatches(query: SearchTicketsQuery, reader: Role): AsyncGenerator<readonly ExportRow[]> {
+    const errors: FieldRule[] = [];
+    for (const field of ['limit', 'cursor'] as const) {
+      if (query[field] !== undefined) {
+        errors.push({ field, message: `${field} is for pages: a CSV export streams every matching ticket` });
+      }
+    }
+    if (errors.length > 0) throw new TicketRefusal('invalid-search', { errors });
+    const filters = this.allowedFilters(query, reader);
+    const tickets = this.tickets;
+    return (async function* () {
+      let after: string | undefined;
+      for (;;) {
+        const batch = await tickets.exportRows(filters, after, EXPORT_BATCH);
+        if (batch.length > 0) yield batch;
+        if (batch.length < EXPORT_BATCH) return;
+        after = batch[batch.length - 1][0];
+      }
+    })();
   }
 
   private allowedFilters(query: SearchTicketsQuery, reader: Role): TicketFilters {

@@ -3,11 +3,12 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/basic.strategy.js';
 import { clientAddress } from '../auth/basic.strategy.js';
-import { RequiresRole } from '../auth/roles.js';
+import { RequiresRole, roleAllows } from '../auth/roles.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiCancelTicket, ApiSearchTickets } from './box-office.openapi.js';
 import { BoxOfficeService, type TicketPage } from './box-office.service.js';
 import { SearchTicketsQuery } from './dto/search-tickets-query.dto.js';
+import { sendCsv } from './ticket-csv-response.js';
 import { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
@@ -57,6 +58,11 @@ export class TicketsController {
   ): Promise<void> {
     const reader = request.user?.role ?? 'viewer';
     response.setHeader('Cache-Control', NO_STORE);
+    if (request.accepts(['application/json', 'text/csv']) === 'text/csv') {
+      const batches = this.boxOffice.exportBatches(query, reader);
+      await sendCsv(response, batches, roleAllows(reader, READS_TICKET_SECRETS), 'tickets.csv');
+      return;
+    }
     const page = await this.boxOffice.search(query, reader);
     if (page.nextCursor !== undefined)
       response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);

@@ -96,7 +96,7 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
   'invalid-search': {
     status: 400,
     errors: ({ errors }) => errors,
-    when: 'A ticket search has a `cursor` not issued for its filters.',
+    when: 'A ticket search has a `cursor` not issued for its filters, or a CSV export has `limit` or `cursor`.',
     example: {
       errors: [{ field: 'cursor', message: 'cursor is not one this service issued for these filters' }],
     },

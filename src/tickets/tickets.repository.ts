@@ -27,6 +27,29 @@ const INSERT_TICKET = insertInto(Ticket, NEW_TICKET_COLUMNS);
 const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
 const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
 
+/**
+ * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
+ * price_paid, confirmation_code, status, created_at, checked_in_at, cancelled_at, refund_due.
+ * Epoch milliseconds may come as strings (MySQL BIGINT).
+ */
+export type ExportRow = readonly [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number,
+  string,
+  string,
+  number | string,
+  number | string | null,
+  number | string | null,
+  number | null,
+];
+const SELECT_EXPORT =
+  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
+  `checked_in_at, cancelled_at, refund_due FROM ${TICKETS}`;
+
 /** The filters of a search, with their columns, in the order their parameters are bound. */
 const SEARCH_COLUMNS = [
   ['eventId', 'event_id'],
@@ -79,6 +102,15 @@ export class TicketsRepository {
   async search(filters: TicketFilters, after: string | undefined, limit: number): Promise<Ticket[]> {
     const { sql, parameters } = this.searchStatement(SELECT_TICKETS, filters, after, limit);
     return (await this.sql.select<RowOf<Ticket>>(sql, parameters)).map(toTicket);
+  }
+
+  /**
+   * As search, each ticket as an array in EXPORT_COLUMNS' order (no object per row: an export
+   * reads them by the hundred thousand); on MySQL through the binary protocol, exact doubles.
+   */
+  exportRows(filters: TicketFilters, after: string | undefined, limit: number): Promise<ExportRow[]> {
+    const { sql, parameters } = this.searchStatement(SELECT_EXPORT, filters, after, limit);
+    return this.sql.select<ExportRow>(sql, parameters, { arrays: true });
   }
 
   private searchStatement(

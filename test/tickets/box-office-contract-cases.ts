@@ -131,6 +131,17 @@ export const BOX_OFFICE_CASES: readonly Case[] = [
     app: 'main',
     method: 'get',
     path: TICKETS,
+    status: 200,
+    what: 'every match as CSV',
+    send: async (t) => {
+      await seeded(t);
+      return send(t, 'get', '/tickets?ticketDate=2026-01-01', { headers: { Authorization: AUTH, Accept: 'text/csv' } });
+    },
+  },
+  {
+    app: 'main',
+    method: 'get',
+    path: TICKETS,
     status: 400,
     what: 'an unknown filter',
     send: (t) => getAuthed(t, '/tickets?evntId=1'),
@@ -177,6 +188,14 @@ export const BOX_OFFICE_CASES: readonly Case[] = [
     status: 503,
     what: 'the database is gone',
     send: (t) => getAuthed(t, TICKETS),
+  },
+  {
+    app: 'database-destroyed',
+    method: 'get',
+    path: TICKETS,
+    status: 503,
+    what: 'the database is gone, as CSV: a problem, not a cut-off export',
+    send: (t) => send(t, 'get', TICKETS, { headers: { Authorization: AUTH, Accept: 'text/csv' } }),
   },
 ];
 

@@ -66,7 +66,7 @@ export class SearchTicketsQuery {
     minimum: SEARCH_LIMIT.min,
     maximum: SEARCH_LIMIT.max,
     default: SEARCH_LIMIT.default,
-    description: 'Number of tickets per page.',
+    description: 'Number of tickets per page. Not with `Accept: text/csv`, which streams every match.',
     example: 20,
   })
   @Transform(integer)
@@ -82,7 +82,8 @@ export class SearchTicketsQuery {
     type: String,
     description:
       'Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging, in ticket ' +
-      'order: every page costs the same). Valid only with the filters it was issued for.',
+      'order: every page costs the same). Valid only with the filters it was issued for. Not with ' +
+      '`Accept: text/csv`.',
   })
   @ValidateIf(present)
   @rule('isCursor', (value) =>
