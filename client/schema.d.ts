@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Get a ticket
-         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when: its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such operation.
+         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when, and `refundDue`: at the box office, or its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such operation.
          */
         get: operations["getTicket"];
         put?: never;
