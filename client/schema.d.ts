@@ -319,7 +319,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Search tickets
+         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
+         */
+        get: operations["searchTickets"];
         put?: never;
         /**
          * Buy museum tickets
@@ -341,7 +345,7 @@ export interface paths {
         };
         /**
          * Get a ticket
-         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when: its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such operation.
+         * @description The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` (and when, and `refundDue`: at the box office, or its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such operation.
          */
         get: operations["getTicket"];
         put?: never;
@@ -386,6 +390,26 @@ export interface paths {
          * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. No body.
          */
         post: operations["checkInTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tickets/{ticketId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a ticket
+         * @description Cancels an active ticket and gives its seat (an event ticket: the event sells one more) or its day’s general admission back in the same transaction, so it can be sold again. The answer is the ticket, now `cancelled`, with `refundDue`: what was paid, recorded as owed (the service takes no payment; someone pays it back). Cancelling a cancelled ticket again changes nothing and answers `200` with the ticket as it is, `refundDue` unchanged: a retry is safe. A checked-in ticket is refused (`409`). Of a cancel and a check-in at the same moment, the database lets exactly one through. No body.
+         */
+        post: operations["cancelTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1029,7 +1053,7 @@ export interface components {
             /** @description Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password. Only for box-office and up: absent for a viewer. */
             confirmationCode?: string;
             /**
-             * @description `active` until it is checked in at the door (`checked-in`) or its event is deleted (`cancelled`, for good).
+             * @description `active` until it is checked in at the door (`checked-in`), or cancelled for good (`cancelled`): at the box (POST /tickets/{ticketId}/cancel) or because its event was deleted.
              * @enum {string}
              */
             status: "active" | "checked-in" | "cancelled";
@@ -1042,9 +1066,14 @@ export interface components {
             checkedInAt: string | null;
             /**
              * Format: date-time
-             * @description When it was cancelled (its event was deleted).
+             * @description When it was cancelled (at the box office, or its event was deleted).
              */
             cancelledAt: string | null;
+            /**
+             * @description What the buyer is owed for the cancellation, recorded with it: what was paid for a ticket cancelled while active, 0 for a checked-in ticket whose event was deleted. null while the ticket is not cancelled. The service takes no payment: someone pays this back.
+             * @example null
+             */
+            refundDue: number | null;
         };
         CheckInDto: {
             /**
@@ -4310,6 +4339,163 @@ export interface operations {
             };
         };
     };
+    searchTickets: {
+        parameters: {
+            query?: {
+                /** @description Only tickets of this special event. */
+                eventId?: string;
+                /** @description Only tickets for this date (YYYY-MM-DD). */
+                ticketDate?: string;
+                /** @description Only tickets with this status. */
+                status?: "active" | "checked-in" | "cancelled";
+                /** @description Only tickets bought with exactly this address (as given at purchase, letter case included). The buyer's address is for box-office and up: a viewer searching by it gets `403`. */
+                email?: string;
+                /** @description Number of tickets per page. Not with `Accept: text/csv`, which streams every match. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging, in ticket order: every page costs the same). Valid only with the filters it was issued for. Not with `Accept: text/csv`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of tickets (an empty array past the last one), or with `Accept: text/csv` every match. */
+            200: {
+                headers: {
+                    /** @description RFC 8288 `<…>; rel="next"`: the next page, by cursor; absent on the last page and on a CSV export. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketResponse"][];
+                    /** @example ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description A viewer searches tickets by `email`: the buyer's address is for box-office and up. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Searching tickets by email needs the box-office role or higher: the buyer's address is not for viewers.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
     buyMuseumTickets: {
         parameters: {
             query?: never;
@@ -4964,7 +5150,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4976,6 +5162,210 @@ export interface operations {
                      *       "title": "Conflict",
                      *       "status": 409,
                      *       "detail": "This ticket was already checked in: its first check-in was 2026-12-01T09:14:03.120Z.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    cancelTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier for a ticket, as buyMuseumTickets returned it. Letter case does not matter. */
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled (now or before): the ticket, with `refundDue`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No ticket has this ticketId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No ticket has ticketId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /**
+             * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
+             *
+             *     The ticket was checked in: it admitted its holder, so it is not cancelled; the detail says when (`urn:museum:problem:ticket-checked-in`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This ticket was checked in on 2026-12-01T09:14:03.120Z: a ticket that admitted its holder cannot be cancelled.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description This Idempotency-Key was already used by this user for a different request (method, path or body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Unprocessable Entity",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -5144,7 +5534,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled because its event was deleted (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;

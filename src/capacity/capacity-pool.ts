@@ -53,6 +53,15 @@ export function takePlaceSql(pool: CapacityPool): string {
   return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} + 1 WHERE ${pool.key} = ? AND (${admits})`;
 }
 
+/**
+ * The UPDATE that gives one place of `pool` back (a cancelled ticket's): one fewer taken on the
+ * pool's row, never below 0. Its one parameter: the row's key. Run only in the transaction whose
+ * guard decided the cancellation (Capacity.giveBack), so a place is given back once per ticket.
+ */
+export function givePlaceSql(pool: CapacityPool): string {
+  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} - 1 WHERE ${pool.key} = ? AND ${pool.taken} > 0`;
+}
+
 /** What is left of a limit (never below 0), or undefined without one. */
 export function placesLeft(limit: number | null, taken: number): number | undefined {
   return limit === null ? undefined : Math.max(0, limit - taken);

@@ -90,3 +90,35 @@ describe('Capacity.take', () => {
     await expect(Promise.all(both)).resolves.toEqual([true, true]);
   });
 });
+
+describe('Capacity.giveBack', () => {
+  it('gives a place back only in the guard’s transaction, never below 0, and in the row’s turn on MySQL', async () => {
+    const mysql = fakeSql(true);
+    const capacity = new Capacity(mysql.sql);
+    const cancel = { sql: 'UPDATE stays SET cancelled = 1 WHERE stay_id = ? AND cancelled = 0', parameters: ['s1'] };
+    const take = capacity.take({ pool: pool(true), key: 'r1', parameters: [1] }, []);
+    const given = capacity.giveBack(pool(true), 'r1', cancel);
+    await mysql.settle();
+    // The give-back waits for the row's take before it, as a take would.
+    expect(mysql.ran).toHaveLength(1);
+    mysql.release();
+    await mysql.settle();
+    expect(mysql.ran[1]).toEqual({
+      guard: cancel,
+      joined: [{ sql: 'UPDATE rooms SET booked = booked - 1 WHERE room_id = ? AND booked > 0', parameters: ['r1'] }],
+    });
+    mysql.release();
+    await expect(Promise.all([take, given])).resolves.toEqual([true, true]);
+  });
+
+  it('is false when the guard changed nothing (nothing given back)', async () => {
+    const { sql, release, settle } = fakeSql(false);
+    const given = new Capacity(sql).giveBack(pool(false), 'r1', {
+      sql: 'UPDATE stays SET x = 1',
+      parameters: ['full'],
+    });
+    await settle();
+    release();
+    await expect(given).resolves.toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Sql, SqlStatement } from '../database/sql.js';
-import { type CapacityPool, isFull, takePlaceSql } from './capacity-pool.js';
+import { type CapacityPool, givePlaceSql, isFull, takePlaceSql } from './capacity-pool.js';
 
 /** One place asked of a pool: its row's key and the parameters of its limits (takePlaceSql). */
 export interface PlaceRequest {
@@ -42,6 +42,18 @@ export class Capacity {
     const guards = request.also === undefined ? guard : [guard, ...request.also];
     const take = async () => (await this.sql.transactionIf(guards, joined)) !== null;
     return request.pool.turns ? this.inTurn(request.pool, request.key, take) : take();
+  }
+
+  /**
+   * Gives one place of the pool's row `key` back, only when `guard` (the conditional UPDATE that
+   * cancels what held the place) changes a row, in one transaction: true, or false (nothing
+   * changed). Of two cancels of one ticket the database lets one guard through, so one place comes
+   * back. A pool with turns gives back in the row's turn, as it takes.
+   */
+  async giveBack(pool: CapacityPool, key: string, guard: SqlStatement): Promise<boolean> {
+    const give = { sql: givePlaceSql(pool), parameters: [key] };
+    const run = async () => (await this.sql.transactionIf(guard, [give])) !== null;
+    return pool.turns ? this.inTurn(pool, key, run) : run();
   }
 
   /**

@@ -183,7 +183,10 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'IDX_special_event_dates_event', tbl_name: 'special_event_dates' },
       { name: 'IDX_special_events_sort', tbl_name: 'special_events' },
       { name: 'IDX_tickets_confirmation_code', tbl_name: 'tickets' },
+      { name: 'IDX_tickets_date', tbl_name: 'tickets' },
+      { name: 'IDX_tickets_email', tbl_name: 'tickets' },
       { name: 'IDX_tickets_event', tbl_name: 'tickets' },
+      { name: 'IDX_tickets_status', tbl_name: 'tickets' },
       { name: 'IDX_webhook_deliveries_chain', tbl_name: 'webhook_deliveries' },
       { name: 'IDX_webhook_deliveries_due', tbl_name: 'webhook_deliveries' },
     ]);

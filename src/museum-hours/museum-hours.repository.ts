@@ -234,6 +234,14 @@ export class MuseumHoursRepository {
     return this.capacity.take({ pool: DAY_ADMISSIONS, key: date, parameters: [date, date, isoWeekday(date)] }, joined);
   }
 
+  /**
+   * Gives one general admission of `date` back when `cancel` changes a row, in one transaction:
+   * whether it did.
+   */
+  giveAdmission(date: string, cancel: SqlStatement): Promise<boolean> {
+    return this.capacity.giveBack(DAY_ADMISSIONS, date, cancel);
+  }
+
   /** In one query: whether the museum is open on `date` (its exception, else its weekday), its capacity, the tickets sold. */
   async admissionDay(date: string): Promise<AdmissionDay> {
     const [row] = await this.sql.select<AdmissionDayRow>(ADMISSION_DAY_SQL, [date, isoWeekday(date), date]);

@@ -167,4 +167,12 @@ export class MuseumHoursService {
       }
     }
   }
+
+  /**
+   * Runs `cancel` (a general ticket's conditional UPDATE) and, only when it changed a row, gives
+   * one admission of `date` back in the same transaction, so it can be sold again: whether it ran.
+   */
+  returnGeneral(date: string, cancel: SqlStatement): Promise<boolean> {
+    return this.hours.giveAdmission(date, cancel);
+  }
 }

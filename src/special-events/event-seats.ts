@@ -98,6 +98,14 @@ export class EventSeats {
     );
   }
 
+  /**
+   * Gives one seat of event `eventId` back when `cancel` (a ticket's conditional UPDATE) changes a
+   * row, in the same transaction: whether it did. An event deleted since has no row to give to.
+   */
+  giveBack(eventId: string, cancel: SqlStatement): Promise<boolean> {
+    return this.capacity.giveBack(EVENT_SEATS, eventId, cancel);
+  }
+
   /** Runs `work` in the event's turn with this instance's seat transactions (MySQL/MariaDB; SQLite at once). */
   inTurn<T>(eventId: string, work: () => Promise<T>): Promise<T> {
     return this.capacity.inTurn(EVENT_SEATS, eventId, work);

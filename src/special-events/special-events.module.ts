@@ -37,9 +37,10 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
       useFactory: (capacity: Capacity, store: SpecialEventsRepository) => new EventSeats(capacity, store),
     },
   ],
-  // What modules built on special events may use: the service's methods and a place in its writes'
-  // transactions (see EventWriteParticipants); never the repository or the tables.
-  exports: [SpecialEventsService, EventWriteParticipants],
+  // What modules built on special events may use: the service's methods, a place in its writes'
+  // transactions (see EventWriteParticipants) and the keys that sign list cursors (a ticket
+  // search signs its cursors with them too); never the repository or the tables.
+  exports: [SpecialEventsService, EventWriteParticipants, CursorSigningKeys],
 })
 export class SpecialEventsModule {
   constructor(problems: ProblemTranslators) {

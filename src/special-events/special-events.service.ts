@@ -362,6 +362,14 @@ export class SpecialEventsService {
   private soldPerDate(event: SpecialEvent): Promise<ReadonlyMap<string, number>> {
     return event.capacityPerDate === null ? Promise.resolve(new Map()) : this.store.soldPerDate(event.eventId);
   }
+
+  /**
+   * Runs `cancel` (a ticket's conditional UPDATE) and, only when it changed a row, gives one seat
+   * of event `eventId` back in the same transaction, so it can be sold again: whether it ran.
+   */
+  returnTicket(eventId: string, cancel: SqlStatement): Promise<boolean> {
+    return this.seats.giveBack(eventId, cancel);
+  }
 }
 
 function staleTag(current: SpecialEvent): SpecialEventRefusal {

@@ -11,13 +11,17 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /**
  * A ticket sold. It keeps what was paid (the event's price at the moment of purchase, or
  * GENERAL_ADMISSION_PRICE), and its status changes only by conditional UPDATEs the database
- * decides: `active` → `checked-in` at the door, `active` or `checked-in` → `cancelled` when its
- * event is deleted. Nothing ever deletes a ticket. `event_id` names an event of special-events
+ * decides: `active` → `checked-in` at the door, `active` → `cancelled` at the box office (its
+ * seat or admission given back), `active` or `checked-in` → `cancelled` when its event is
+ * deleted. Nothing ever deletes a ticket. `event_id` names an event of special-events
  * without a foreign key: this module never touches that module's tables.
  */
 @Entity({ name: 'tickets', withoutRowid: true })
 @Index('IDX_tickets_event', ['eventId'])
 @Index('IDX_tickets_confirmation_code', ['confirmationCode'], { unique: true })
+@Index('IDX_tickets_date', ['ticketDate'])
+@Index('IDX_tickets_email', ['email'])
+@Index('IDX_tickets_status', ['status'])
 export class Ticket {
   /** Lowercase hyphenated UUIDv7. */
   @PrimaryColumn({ name: 'ticket_id', type: 'varchar', length: 36 })
@@ -55,4 +59,12 @@ export class Ticket {
 
   @Column({ name: 'cancelled_at', type: 'bigint', nullable: true, transformer: epochMs })
   cancelledAt: number | null;
+
+  /**
+   * What the buyer is owed for the cancellation, set with it: what was paid for a ticket cancelled
+   * while active, 0 for one its event's delete cancelled after check-in; null while not cancelled.
+   * The service takes no payment: this records what someone must pay back.
+   */
+  @Column({ name: 'refund_due', type: 'double', nullable: true })
+  refundDue: number | null;
 }

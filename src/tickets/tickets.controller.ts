@@ -1,10 +1,14 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/basic.strategy.js';
 import { clientAddress } from '../auth/basic.strategy.js';
-import { RequiresRole } from '../auth/roles.js';
+import { RequiresRole, roleAllows } from '../auth/roles.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { ApiCancelTicket, ApiSearchTickets } from './box-office.openapi.js';
+import { BoxOfficeService, type TicketPage } from './box-office.service.js';
+import { SearchTicketsQuery } from './dto/search-tickets-query.dto.js';
+import { sendCsv } from './ticket-csv-response.js';
 import { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import { CheckInDto } from './dto/check-in.dto.js';
 import { TicketIdParams } from './dto/ticket-id-params.dto.js';
@@ -24,7 +28,10 @@ const NO_STORE = 'no-store';
 @ApiTags('Tickets')
 @Controller('tickets')
 export class TicketsController {
-  constructor(private readonly tickets: TicketsService) {}
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly boxOffice: BoxOfficeService,
+  ) {}
 
   @Post()
   @RequiresRole('box-office')
@@ -39,6 +46,27 @@ export class TicketsController {
     const confirmation = await this.tickets.buy(body);
     response.location(`/tickets/${confirmation.ticketId}`);
     return confirmation;
+  }
+
+  @Get()
+  @RequiresRole('viewer')
+  @ApiSearchTickets()
+  async search(
+    @Query() query: SearchTicketsQuery,
+    @Req() request: Request & { user?: AuthenticatedUser },
+    @Res() response: Response,
+  ): Promise<void> {
+    const reader = request.user?.role ?? 'viewer';
+    response.setHeader('Cache-Control', NO_STORE);
+    if (request.accepts(['application/json', 'text/csv']) === 'text/csv') {
+      const batches = this.boxOffice.exportBatches(query, reader);
+      await sendCsv(response, batches, roleAllows(reader, READS_TICKET_SECRETS), 'tickets.csv');
+      return;
+    }
+    const page = await this.boxOffice.search(query, reader);
+    if (page.nextCursor !== undefined)
+      response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
+    response.json(page.tickets);
   }
 
   @Get(':ticketId')
@@ -70,13 +98,35 @@ export class TicketsController {
   checkIn(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
     return this.tickets.checkIn(ticketId);
   }
+
+  @Post(':ticketId/cancel')
+  @RequiresRole('box-office')
+  @HttpCode(200)
+  @Header('Cache-Control', NO_STORE)
+  @ApiCancelTicket()
+  @Idempotent()
+  cancel(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
+    return this.boxOffice.cancel(ticketId);
+  }
+}
+
+/** The next page's link, relative to the service (RFC 8288 resolves it against the request). */
+function nextPageLink(page: TicketPage, cursor: string): string {
+  const parameters = new URLSearchParams();
+  for (const [name, value] of Object.entries(page.filters)) parameters.set(name, value as string);
+  parameters.set('limit', String(page.limit));
+  parameters.set('cursor', cursor);
+  return `/tickets?${parameters.toString()}`;
 }
 
 /** `POST /check-ins`: a door scanner has only what it scanned. */
 @ApiTags('Tickets')
 @Controller('check-ins')
 export class CheckInsController {
-  constructor(private readonly tickets: TicketsService) {}
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly boxOffice: BoxOfficeService,
+  ) {}
 
   @Post()
   @RequiresRole('box-office')

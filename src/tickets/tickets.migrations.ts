@@ -1,6 +1,8 @@
 import type { DriverMigrations } from '../database/migration-history.js';
 import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
+import { TicketRefunds1764600049000 as MysqlTicketRefunds } from './migrations/mysql/1764600049000-ticket-refunds.js';
+import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/sqlite/1764600049000-ticket-refunds.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -8,6 +10,6 @@ import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/17644
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets],
-  mysql: [MysqlTickets],
+  sqlite: [SqliteTickets, SqliteTicketRefunds],
+  mysql: [MysqlTickets, MysqlTicketRefunds],
 };

@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
+import { BoxOfficeService } from './box-office.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
@@ -12,7 +13,7 @@ import { TICKET_PROBLEMS } from './tickets.problems.js';
 
 /**
  * Tickets (issue 28): bought for general admission or a special event, drawn as a QR code, checked
- * in at the door. It uses special-events and museum-hours only through what they export (a seat
+ * in at the door, cancelled at the box office (BoxOfficeService). It uses special-events and museum-hours only through what they export (a seat
  * taken by SpecialEventsService.reserveTicket, a day's admission by MuseumHoursService.admitGeneral,
  * and a place in the events' transactions: an event's delete cancels its tickets in the same
  * transaction), never their tables; neither knows anything of tickets.
@@ -20,7 +21,7 @@ import { TICKET_PROBLEMS } from './tickets.problems.js';
 @Module({
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, TicketsRepository],
+  providers: [TicketsService, BoxOfficeService, TicketsRepository],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(

@@ -75,8 +75,9 @@ export const ApiGetTicket = (): MethodDecorator =>
       summary: 'Get a ticket',
       description:
         'The ticket as sold, with what was paid and its `status`: `active`, `checked-in` (and when) or `cancelled` ' +
-        '(and when: its event was deleted). `confirmationCode` and `email` only for box-office and up: a viewer ' +
-        'gets the ticket without them. Additive: the Museum API has no such operation.',
+        '(and when, and `refundDue`: at the box office, or its event was deleted). `confirmationCode` and `email` ' +
+        'only for box-office and up: a viewer gets the ticket without them. Additive: the Museum API has no such ' +
+        'operation.',
     }),
     ApiOkResponse({ description: 'The ticket.', type: TicketResponse }),
     ApiProblemResponses(400, 401, TICKET_PROBLEMS.response(['no-ticket']), 429, 431, 503),

@@ -89,8 +89,31 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
   cancelled: {
     status: 409,
     type: 'urn:museum:problem:ticket-cancelled',
-    detail: ({ cancelledAt }) => `This ticket was cancelled on ${cancelledAt} because its event was deleted.`,
-    when: 'The ticket was cancelled because its event was deleted.',
+    detail: ({ cancelledAt }) => `This ticket was cancelled on ${cancelledAt}.`,
+    when: 'The ticket was cancelled (at the box office, or its event was deleted).',
     example: { cancelledAt: '2026-11-30T16:02:11.000Z' },
+  },
+  'cancel-checked-in': {
+    status: 409,
+    type: 'urn:museum:problem:ticket-checked-in',
+    detail: ({ checkedInAt }) =>
+      `This ticket was checked in on ${checkedInAt}: a ticket that admitted its holder cannot be cancelled.`,
+    when: 'The ticket was checked in: it admitted its holder, so it is not cancelled; the detail says when.',
+    example: { checkedInAt: '2026-12-01T09:14:03.120Z' },
+  },
+  'invalid-search': {
+    status: 400,
+    errors: ({ errors }) => errors,
+    when: 'A ticket search has a `cursor` not issued for its filters, or a CSV export has `limit` or `cursor`.',
+    example: {
+      errors: [{ field: 'cursor', message: 'cursor is not one this service issued for these filters' }],
+    },
+  },
+  'search-by-email': {
+    status: 403,
+    detail: () =>
+      "Searching tickets by email needs the box-office role or higher: the buyer's address is not for viewers.",
+    when: "A viewer searches tickets by `email`: the buyer's address is for box-office and up.",
+    example: {},
   },
 });

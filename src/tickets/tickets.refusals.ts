@@ -1,6 +1,6 @@
 import { type FieldRule, Refusal } from '../domain/refusal.js';
 
-/** Why a ticket is not sold, read or checked in, with what each answer needs to say. */
+/** Why a ticket is not sold, read, found, checked in or cancelled, with what each answer needs to say. */
 export interface TicketReasons {
   'invalid-purchase': { readonly errors: readonly FieldRule[] };
   'no-event': { readonly eventId: string };
@@ -15,6 +15,9 @@ export interface TicketReasons {
   'already-checked-in': { readonly checkedInAt: string | null };
   'not-for-today': { readonly ticketDate: string; readonly today: string; readonly timeZone: string };
   cancelled: { readonly cancelledAt: string | null };
+  'cancel-checked-in': { readonly checkedInAt: string | null };
+  'invalid-search': { readonly errors: readonly FieldRule[] };
+  'search-by-email': Record<string, never>;
 }
 
 export class TicketRefusal<R extends keyof TicketReasons = keyof TicketReasons> extends Refusal<TicketReasons, R> {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { columnOf, insertInto, type RowOf, selectList, tableOf } from '../database/entity-columns.js';
+import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
+import type { TicketFilters } from './ticket-cursor.js';
 import { Ticket } from './ticket.entity.js';
 
 /** What a sale writes; the rest of the row starts as the entity's defaults (active, not checked in). */
@@ -22,7 +24,39 @@ const NEW_TICKET_COLUMNS = [
 
 const TICKETS = tableOf(Ticket);
 const INSERT_TICKET = insertInto(Ticket, NEW_TICKET_COLUMNS);
-const SELECT_TICKET = `SELECT ${selectList(Ticket)} FROM ${TICKETS} WHERE`;
+const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
+const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
+
+/**
+ * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
+ * price_paid, confirmation_code, status, created_at, checked_in_at, cancelled_at, refund_due.
+ * Epoch milliseconds may come as strings (MySQL BIGINT).
+ */
+export type ExportRow = readonly [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  number,
+  string,
+  string,
+  number | string,
+  number | string | null,
+  number | string | null,
+  number | null,
+];
+const SELECT_EXPORT =
+  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
+  `checked_in_at, cancelled_at, refund_due FROM ${TICKETS}`;
+
+/** The filters of a search, with their columns, in the order their parameters are bound. */
+const SEARCH_COLUMNS = [
+  ['eventId', 'event_id'],
+  ['ticketDate', 'ticket_date'],
+  ['status', 'status'],
+  ['email', 'email'],
+] as const satisfies readonly (readonly [keyof TicketFilters, string])[];
 const BY_ID = `${SELECT_TICKET} ${columnOf(Ticket, 'ticketId')} = ?`;
 const BY_CODE = `${SELECT_TICKET} ${columnOf(Ticket, 'confirmationCode')} = ?`;
 
@@ -35,6 +69,9 @@ const CHECK_IN_BY_ID =
 const CHECK_IN_BY_CODE =
   "UPDATE tickets SET status = 'checked-in', checked_in_at = ? WHERE confirmation_code = ? AND status = 'active' AND ticket_date = ?";
 
+const CANCEL_BY_ID =
+  "UPDATE tickets SET status = 'cancelled', cancelled_at = ?, refund_due = price_paid WHERE ticket_id = ? AND status = 'active'";
+
 const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toTicket(row: RowOf<Ticket>): Ticket {
@@ -44,13 +81,60 @@ function toTicket(row: RowOf<Ticket>): Ticket {
     createdAt: Number(row.createdAt),
     checkedInAt: epochOrNull(row.checkedInAt),
     cancelledAt: epochOrNull(row.cancelledAt),
+    refundDue: row.refundDue === null ? null : Number(row.refundDue),
   };
 }
 
 /** The `tickets` table: every statement on it. */
 @Injectable()
 export class TicketsRepository {
+  /** The text of each search's statement, by its select list and filters: one prepared statement each. */
+  private readonly searches = new Map<string, string>();
+
   constructor(private readonly sql: Sql) {}
+
+  /**
+   * Up to `limit` tickets matching every filter given, in ticket_id order (a UUIDv7: the order of
+   * sale), after ticket `after` when given: a keyset page. An equality on an indexed column (the
+   * event, the date, the email, the status), then ticket_id, which each of those indexes holds
+   * after its own column, so a page reads its rows in order without sorting.
+   */
+  async search(filters: TicketFilters, after: string | undefined, limit: number): Promise<Ticket[]> {
+    const { sql, parameters } = this.searchStatement(SELECT_TICKETS, filters, after, limit);
+    return (await this.sql.select<RowOf<Ticket>>(sql, parameters)).map(toTicket);
+  }
+
+  /**
+   * As search, each ticket as an array in EXPORT_COLUMNS' order (no object per row: an export
+   * reads them by the hundred thousand); on MySQL through the binary protocol, exact doubles.
+   */
+  exportRows(filters: TicketFilters, after: string | undefined, limit: number): Promise<ExportRow[]> {
+    const { sql, parameters } = this.searchStatement(SELECT_EXPORT, filters, after, limit);
+    return this.sql.select<ExportRow>(sql, parameters, { arrays: true });
+  }
+
+  private searchStatement(
+    select: string,
+    filters: TicketFilters,
+    after: string | undefined,
+    limit: number,
+  ): SqlStatement {
+    const used = SEARCH_COLUMNS.filter(([property]) => filters[property] !== undefined);
+    const shape = `${select}\n${used.map(([property]) => property).join(',')}${after === undefined ? '' : ',after'}`;
+    let sql = this.searches.get(shape);
+    if (sql === undefined) {
+      const conditions = [
+        ...used.map(([, column]) => `${column} = ?`),
+        ...(after === undefined ? [] : ['ticket_id > ?']),
+      ];
+      const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+      const limitSql = limitPlaceholder(this.sql.isMysql ? 'mysql' : 'sqlite');
+      sql = `${select}${where} ORDER BY ticket_id LIMIT ${limitSql}`;
+      this.searches.set(shape, sql);
+    }
+    const parameters = [...used.map(([property]) => filters[property]), ...(after === undefined ? [] : [after]), limit];
+    return { sql, parameters };
+  }
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
@@ -59,13 +143,27 @@ export class TicketsRepository {
 
   /**
    * What an event's delete adds to its transaction: every ticket of the event not yet cancelled is,
-   * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable.
+   * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable, and
+   * is owed nothing (its holder came); an active one is owed what was paid.
    */
   cancelEventTicketsStatement(eventId: string, now: number): SqlStatement {
+    // refund_due first: MySQL assigns left to right, so later assignments read the new status.
     return {
-      sql: "UPDATE tickets SET status = 'cancelled', cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
+      sql:
+        "UPDATE tickets SET refund_due = CASE WHEN status = 'active' THEN price_paid ELSE 0 END, status = 'cancelled', " +
+        "cancelled_at = ? WHERE event_id = ? AND status <> 'cancelled'",
       parameters: [now, eventId],
     };
+  }
+
+  /**
+   * The conditional UPDATE that cancels an active ticket and records what its buyer is owed (what
+   * was paid): the guard of the transaction that gives its seat or admission back. The database
+   * decides, so of two cancels, or a cancel and a check-in, at the same moment exactly one changes
+   * the row; the other finds it cancelled or checked in.
+   */
+  cancelStatement(ticketId: string, now: number): SqlStatement {
+    return { sql: CANCEL_BY_ID, parameters: [now, ticketId] };
   }
 
   /** Of `dates`, those on which the event has an active ticket. */

@@ -234,7 +234,7 @@ export class TicketsService {
 }
 
 /** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
-function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
+export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
   return {
     ticketId: ticket.ticketId,
     ticketType: ticket.ticketType,
@@ -247,5 +247,6 @@ function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
     createdAt: new Date(ticket.createdAt).toISOString(),
     checkedInAt: iso(ticket.checkedInAt),
     cancelledAt: iso(ticket.cancelledAt),
+    refundDue: ticket.refundDue,
   };
 }

@@ -57,3 +57,46 @@ export async function seedTicket(
     );
   return ticket;
 }
+
+/** What seedTickets writes for each ticket: its fields, as seedTicket takes them. */
+export interface TicketSeed {
+  readonly ticketDate: string;
+  readonly eventId?: string;
+  readonly status?: string;
+  readonly email?: string;
+  readonly price?: number;
+}
+
+/**
+ * Many tickets written straight into the table, 500 to a statement (a search or an export of
+ * thousands, without thousands of round trips): their ids, in the order of sale.
+ */
+export async function seedTickets(t: TestApp, seeds: readonly TicketSeed[]): Promise<string[]> {
+  const ids: string[] = [];
+  const dataSource = t.app.get(DataSource);
+  for (let start = 0; start < seeds.length; start += 500) {
+    const chunk = seeds.slice(start, start + 500);
+    const parameters: unknown[] = [];
+    for (const seed of chunk) {
+      const ticketId = uuidv7();
+      ids.push(ticketId);
+      parameters.push(
+        ticketId,
+        seed.eventId === undefined ? 'general' : 'event',
+        seed.ticketDate,
+        seed.eventId ?? null,
+        seed.email ?? null,
+        seed.price ?? 25,
+        `ticket-${randomBytes(16).toString('base64url')}`,
+        seed.status ?? 'active',
+        Date.now(),
+      );
+    }
+    await dataSource.query(
+      'INSERT INTO tickets (ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, ' +
+        `created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      parameters,
+    );
+  }
+  return ids;
+}

@@ -177,6 +177,7 @@ describe('npm run migration:* against MySQL', () => {
       }
       expect(byColumn.email).toMatchObject({ COLUMN_TYPE: 'varchar(254)', CHARACTER_SET_NAME: 'utf8mb4' });
       expect(byColumn.price_paid.COLUMN_TYPE).toBe('double');
+      expect(byColumn.refund_due.COLUMN_TYPE).toBe('double');
       const [indexes] = await connection.query<RowDataPacket[]>(
         `SELECT INDEX_NAME, NON_UNIQUE FROM information_schema.STATISTICS
           WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'tickets' AND INDEX_NAME LIKE 'IDX_%' ORDER BY INDEX_NAME`,
@@ -184,7 +185,10 @@ describe('npm run migration:* against MySQL', () => {
       );
       expect(indexes.map((row) => [row.INDEX_NAME, Number(row.NON_UNIQUE)])).toEqual([
         ['IDX_tickets_confirmation_code', 0],
+        ['IDX_tickets_date', 1],
+        ['IDX_tickets_email', 1],
         ['IDX_tickets_event', 1],
+        ['IDX_tickets_status', 1],
       ]);
     } finally {
       await connection.end();

@@ -37,3 +37,10 @@ export const readTicketCode = (baseUrl: string, ticketId: string, auth = AUTH) =
 /** Check a ticket in by its id. */
 export const checkInTicket = (baseUrl: string, ticketId: string, auth = AUTH) =>
   request(baseUrl).post(checkInPath(ticketId)).set('Authorization', auth);
+
+/** A ticket's cancellation. */
+export const cancelPath = (ticketId: string): string => `${ticketPath(ticketId)}/cancel`;
+
+/** Cancel a ticket (its seat or admission given back). */
+export const cancelTicket = (baseUrl: string, ticketId: string, auth = AUTH) =>
+  request(baseUrl).post(cancelPath(ticketId)).set('Authorization', auth);

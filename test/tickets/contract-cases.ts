@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { MuseumClock } from '../../src/domain/museum-clock.js';
 import { AUTH, type TestApp } from '../helpers/test-app.js';
 import { seedTicket, type SeededTicket } from '../helpers/tickets.js';
+import { BOX_OFFICE_CASES, BOX_OFFICE_COMPLETE } from './box-office-contract-cases.js';
 import {
   type ContractCases,
   type Exchange,
@@ -381,12 +382,9 @@ const contract: ContractCases = {
           body: 'ticket-x',
         }),
     },
+    ...BOX_OFFICE_CASES,
   ],
-  complete: [
-    [TICKETS, 'post'],
-    [TICKET, 'get'],
-    [TICKET_QR, 'get'],
-  ],
+  complete: [[TICKETS, 'post'], [TICKET, 'get'], [TICKET_QR, 'get'], ...BOX_OFFICE_COMPLETE],
 };
 
 export default contract;

@@ -23,7 +23,7 @@ function expectPng(res: Response): void {
 }
 
 const rows: RoleRows = {
-  // Tickets (issue 28): everyone reads them; box office and above check them in.
+  // Tickets (issue 28): everyone reads them; box office and above check them in and cancel them.
   'POST /tickets': {
     async check(t, caller) {
       // A month ahead: within the sales' horizon (366 days).
@@ -46,9 +46,32 @@ const rows: RoleRows = {
   },
   'ALL /tickets': authenticated(
     everyRole((res, path) => expectProblem(res, 405, path)),
-    'GET',
+    'DELETE',
     () => '/tickets',
   ),
+  // A search shows what a read shows: codes and emails for box office and up, who alone may
+  // search by email.
+  'GET /tickets': {
+    async check(t, caller) {
+      const email = `search-${randomUUID().slice(0, 8)}@example.com`;
+      const eventId = randomUUID();
+      const { ticketId, confirmationCode } = await seedTicket(t, { ticketDate: '2026-01-01', eventId, email });
+      const path = `/tickets?email=${email}`;
+      const res = await send(t, 'GET', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, '/tickets');
+      else if (caller === 'viewer') {
+        expectProblem(res, 403, '/tickets');
+        const page = await send(t, 'GET', `/tickets?eventId=${eventId}`, caller);
+        expectStatus(page, 200);
+        expect(page.body).toEqual([expect.objectContaining({ ticketId })]);
+        expect(page.body[0]).not.toHaveProperty('confirmationCode');
+        expect(page.body[0]).not.toHaveProperty('email');
+      } else {
+        expectStatus(res, 200);
+        expect(res.body).toEqual([expect.objectContaining({ ticketId, confirmationCode, email })]);
+      }
+    },
+  },
   // The confirmation code admits the holder: a viewer reads a ticket without it (nor the email),
   // and not its QR code.
   'GET /tickets/:ticketId': {
@@ -101,6 +124,22 @@ const rows: RoleRows = {
       expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'checked-in' : 'active');
     },
   },
+  'POST /tickets/:ticketId/cancel': {
+    async check(t, caller) {
+      const { ticketId } = await seedTicket(t, { ticketDate: '2026-01-01' });
+      const path = `/tickets/${ticketId}/cancel`;
+      const res = await send(t, 'POST', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      if (caller === 'viewer') forbidden(res, path, 'box-office', 'viewer');
+      if (atLeast(caller, 'box-office')) expectStatus(res, 200);
+      expect(await ticketStatus(t, ticketId)).toBe(atLeast(caller, 'box-office') ? 'cancelled' : 'active');
+    },
+  },
+  'ALL /tickets/:ticketId/cancel': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'GET',
+    () => `/tickets/${randomUUID()}/cancel`,
+  ),
   'ALL /tickets/:ticketId': authenticated(
     everyRole((res, path) => expectProblem(res, 405, path)),
     'DELETE',

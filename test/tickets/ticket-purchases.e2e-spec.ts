@@ -135,6 +135,7 @@ describe('POST /tickets (buyMuseumTickets)', () => {
       createdAt: NOW.toISOString(),
       checkedInAt: null,
       cancelledAt: null,
+      refundDue: null,
     });
     const second = await buy(t, { ticketType: 'event', eventId, ticketDate: SATURDAY });
     expectStatus(second, 201);

@@ -13,10 +13,10 @@ const typeRule = (value: unknown): string | null =>
     ? null
     : `must be one of: ${TICKET_TYPES.join(', ')}`;
 
-const dateRule = (value: unknown): string | null =>
+export const dateRule = (value: unknown): string | null =>
   typeof value === 'string' && isCalendarDate(value) ? null : 'must be a date in the form YYYY-MM-DD, e.g. 2026-12-01';
 
-const emailRule = (value: unknown): string | null => {
+export const emailRule = (value: unknown): string | null => {
   if (typeof value !== 'string') return 'must be a string';
   if (value.length > MAX_EMAIL_LENGTH) return `must be at most ${MAX_EMAIL_LENGTH} characters long`;
   return isEmail(value) ? null : 'must be an email address, e.g. museum-lover@example.com';

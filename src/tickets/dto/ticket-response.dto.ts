@@ -67,7 +67,8 @@ export class TicketResponse {
   @ApiProperty({
     enum: TICKET_STATUSES,
     description:
-      '`active` until it is checked in at the door (`checked-in`) or its event is deleted (`cancelled`, for good).',
+      '`active` until it is checked in at the door (`checked-in`), or cancelled for good (`cancelled`): at the box ' +
+      '(POST /tickets/{ticketId}/cancel) or because its event was deleted.',
   })
   status: TicketStatus;
 
@@ -81,7 +82,18 @@ export class TicketResponse {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'When it was cancelled (its event was deleted).',
+    description: 'When it was cancelled (at the box office, or its event was deleted).',
   })
   cancelledAt: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'What the buyer is owed for the cancellation, recorded with it: what was paid for a ticket cancelled while ' +
+      'active, 0 for a checked-in ticket whose event was deleted. null while the ticket is not cancelled. The service ' +
+      'takes no payment: someone pays this back.',
+    example: null,
+  })
+  refundDue: number | null;
 }

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { type Role, roleAllows } from '../auth/roles.js';
+import type { FieldRule } from '../domain/refusal.js';
+import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { CursorSigningKeys } from '../special-events/cursor-signing-keys.js';
+import { SpecialEventsService } from '../special-events/special-events.service.js';
+import { SEARCH_LIMIT, type SearchTicketsQuery } from './dto/search-tickets-query.dto.js';
+import type { TicketResponse } from './dto/ticket-response.dto.js';
+import { decodeTicketCursor, encodeTicketCursor, type TicketFilters, ticketCursorKeyId } from './ticket-cursor.js';
+import type { Ticket } from './ticket.entity.js';
+import { TicketRefusal } from './tickets.refusals.js';
+import { type ExportRow, TicketsRepository } from './tickets.repository.js';
+import { READS_TICKET_SECRETS, toResponse } from './tickets.service.js';
+
+/**
+ * Tickets an export reads per query: large enough that a query's fixed cost is small beside its
+ * rows, small enough that one batch (about 300 bytes a ticket) is far below the export's memory
+ * bound however many tickets match.
+ */
+export const EXPORT_BATCH = 250;
+
+/** One page of a ticket search, and the cursor of the next page when there is one. */
+export interface TicketPage {
+  readonly tickets: readonly TicketResponse[];
+  readonly filters: TicketFilters;
+  readonly limit: number;
+  readonly nextCursor?: string;
+}
+
+/** The filters of a query, without the parameters that are not filters. */
+function filtersOf(query: SearchTicketsQuery): TicketFilters {
+  const { eventId, ticketDate, status, email } = query;
+  return Object.fromEntries(
+    Object.entries({ eventId, ticketDate, status, email }).filter(([, value]) => value !== undefined),
+  ) as TicketFilters;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * What the box office does with tickets once sold: finds them (a page, or every match for a CSV
+ * export) and cancels them, giving their place back.
+ */
+@Injectable()
+export class BoxOfficeService {
+  constructor(
+    private readonly tickets: TicketsRepository,
+    private readonly events: SpecialEventsService,
+    private readonly hours: MuseumHoursService,
+    private readonly cursorKeys: CursorSigningKeys,
+  ) {}
+
+  /**
+   * One page of the tickets matching every filter, in the order of sale, as `reader` may see them
+   * (without codes and emails below READS_TICKET_SECRETS), with the next page's cursor when there
+   * is one. A viewer may not search by email: that would tell them who bought.
+   */
+  async search(query: SearchTicketsQuery, reader: Role): Promise<TicketPage> {
+    const filters = this.allowedFilters(query, reader);
+    const limit = query.limit ?? SEARCH_LIMIT.default;
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      const keyId = ticketCursorKeyId(query.cursor);
+      const key = keyId === null ? undefined : await this.cursorKeys.verifying(keyId);
+      const decoded = decodeTicketCursor(query.cursor, filters, key);
+      if (decoded === null) {
+        throw invalidSearch({
+          field: 'cursor',
+          message: 'cursor is not one this service issued for these filters: follow the Link header as given',
+        });
+      }
+      after = decoded;
+    }
+    const rows = await this.tickets.search(filters, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const withSecrets = roleAllows(reader, READS_TICKET_SECRETS);
+    return {
+      tickets: page.map((ticket) => toResponse(ticket, withSecrets)),
+      filters,
+      limit,
+      nextCursor:
+        rows.length > limit && last ? encodeTicketCursor(last.ticketId, filters, this.cursorKeys.signing()) : undefined,
+    };
+  }
+
+  /**
+   * Every ticket matching the filters, in the order of sale, in batches of EXPORT_BATCH read one
+   * at a time by keyset (the next batch is read only when the caller asks for it), so an export's
+   * memory is one batch whatever it matches. Checked before the first batch is read: a refusal
+   * comes before any row. `limit` and `cursor` are for pages, not for an export.
+   */
+  exportBatches(query: SearchTicketsQuery, reader: Role): AsyncGenerator<readonly ExportRow[]> {
+    const errors: FieldRule[] = [];
+    for (const field of ['limit', 'cursor'] as const) {
+      if (query[field] !== undefined) {
+        errors.push({ field, message: `${field} is for pages: a CSV export streams every matching ticket` });
+      }
+    }
+    if (errors.length > 0) throw new TicketRefusal('invalid-search', { errors });
+    const filters = this.allowedFilters(query, reader);
+    const tickets = this.tickets;
+    return (async function* () {
+      let after: string | undefined;
+      for (;;) {
+        const batch = await tickets.exportRows(filters, after, EXPORT_BATCH);
+        if (batch.length > 0) yield batch;
+        if (batch.length < EXPORT_BATCH) return;
+        after = batch[batch.length - 1][0];
+      }
+    })();
+  }
+
+  private allowedFilters(query: SearchTicketsQuery, reader: Role): TicketFilters {
+    const filters = filtersOf(query);
+    if (filters.email !== undefined && !roleAllows(reader, READS_TICKET_SECRETS)) {
+      throw new TicketRefusal('search-by-email', {});
+    }
+    return filters;
+  }
+
+  /**
+   * Cancels an active ticket and gives its seat (SpecialEventsService.returnTicket) or its day's
+   * admission (MuseumHoursService.returnGeneral) back in the same transaction, recording what the
+   * buyer is owed (`refundDue`: what was paid). The ticket's conditional UPDATE is the guard: of
+   * two cancels, or a cancel and a check-in, at the same moment the database lets exactly one
+   * through, so a place comes back once. A cancelled ticket answers as it is (a second cancel
+   * changes nothing, refundDue included); a checked-in one is refused.
+   */
+  async cancel(ticketId: string): Promise<TicketResponse> {
+    const ticket = await this.find(ticketId);
+    if (ticket.status === 'active') {
+      const cancel = this.tickets.cancelStatement(ticketId, Date.now());
+      // The guard changes nothing only when the ticket left `active` since the read (a rival
+      // cancel, or a check-in): the row read again below says which, for good.
+      if (ticket.eventId === null) await this.hours.returnGeneral(ticket.ticketDate, cancel);
+      else await this.events.returnTicket(ticket.eventId, cancel);
+    }
+    const now = ticket.status === 'active' ? await this.find(ticketId) : ticket;
+    if (now.status === 'checked-in') {
+      throw new TicketRefusal('cancel-checked-in', { checkedInAt: iso(now.checkedInAt) });
+    }
+    return toResponse(now);
+  }
+
+  private async find(ticketId: string): Promise<Ticket> {
+    const ticket = await this.tickets.byId(ticketId);
+    if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId });
+    return ticket;
+  }
+}
+
+function invalidSearch(...errors: FieldRule[]): TicketRefusal {
+  return new TicketRefusal('invalid-search', { errors });
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { CursorKey } from '../special-events/cursor-signing-keys.js';
+import { decodeTicketCursor, encodeTicketCursor, ticketCursorKeyId } from './ticket-cursor.js';
+
+const KEY = new CursorKey('k1', Buffer.alloc(32, 7));
+const OTHER_KEY = new CursorKey('k1', Buffer.alloc(32, 8));
+const TICKET = '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f';
+const FILTERS = { ticketDate: '2026-12-05', email: 'a@example.com' };
+
+describe('ticket search cursors', () => {
+  it('give back the ticket id with the filters and key they were issued for', () => {
+    const cursor = encodeTicketCursor(TICKET, FILTERS, KEY);
+    expect(ticketCursorKeyId(cursor)).toBe('k1');
+    expect(decodeTicketCursor(cursor, FILTERS, KEY)).toBe(TICKET);
+    expect(cursor.length).toBeLessThan(100);
+  });
+
+  it('are refused with other filters, another secret, an unknown key or a changed position', () => {
+    const cursor = encodeTicketCursor(TICKET, FILTERS, KEY);
+    expect(decodeTicketCursor(cursor, { ...FILTERS, email: 'b@example.com' }, KEY)).toBeNull();
+    expect(decodeTicketCursor(cursor, { ticketDate: '2026-12-05' }, KEY)).toBeNull();
+    expect(decodeTicketCursor(cursor, FILTERS, OTHER_KEY)).toBeNull();
+    expect(decodeTicketCursor(cursor, FILTERS, undefined)).toBeNull();
+    const [, keyId, mac] = cursor.split('.');
+    const moved = `${Buffer.from('0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e10').toString('base64url')}.${keyId}.${mac}`;
+    expect(decodeTicketCursor(moved, FILTERS, KEY)).toBeNull();
+    expect(ticketCursorKeyId('not a cursor')).toBeNull();
+  });
+
+  it('are refused when signed over something that is not a ticket id', () => {
+    expect(decodeTicketCursor(encodeTicketCursor('nope', {}, KEY), {}, KEY)).toBeNull();
+  });
+});
