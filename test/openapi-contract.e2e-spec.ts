@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type AppKind,
   type Case,
+  CONTRACT_NOW,
   type ContractCases,
   type Exchange,
   HUGE_HEADER,
@@ -19,6 +20,7 @@ import {
   schemaValidator,
   send,
 } from './helpers/contract.js';
+import { setMuseumClock } from './helpers/clock.js';
 import { featureRows } from './helpers/feature-rows.js';
 import { useTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -177,6 +179,7 @@ function describeApp(
     let doc: OpenApiDocument;
 
     beforeAll(async () => {
+      setMuseumClock(t, CONTRACT_NOW);
       doc = await fetchDocument(t);
       await options.prepare?.(t);
     });

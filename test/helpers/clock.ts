@@ -1,4 +1,6 @@
 import { vi } from 'vitest';
+import { MuseumClock } from '../../src/domain/museum-clock.js';
+import type { TestApp } from './test-app.js';
 
 export interface FrozenClock {
   /** Moves the frozen time forward. */
@@ -19,4 +21,15 @@ export function freezeClock(): FrozenClock {
       now += ms;
     },
   };
+}
+
+/**
+ * Sets the museum's clock of the app under test (MuseumClock, what "today" is for hours, sales,
+ * check-in, the feed and public reads) to `instant`, an ISO 8601 instant with its offset: frozen
+ * there by default, or running on from it. Real elapsed time (rate limits, TTLs) is untouched.
+ */
+export function setMuseumClock(t: TestApp, instant: string, frozen = true): void {
+  const ms = Date.parse(instant);
+  if (Number.isNaN(ms)) throw new Error(`setMuseumClock: not an instant: ${instant}`);
+  t.app.get(MuseumClock).set(ms, frozen);
 }

@@ -13,6 +13,12 @@ import { AUTH, basicHeader, TEST_USER, type TestApp } from './test-app.js';
 
 const addFormats = addFormatsModule.default;
 
+/**
+ * The museum's clock in every app the table starts (frozen): a Wednesday. Cases that need
+ * "today" or a date ahead derive it from this instant, never from the machine's clock.
+ */
+export const CONTRACT_NOW = '2031-03-05T10:00:00Z';
+
 export type Json = Record<string, unknown>;
 export interface OpenApiDocument {
   openapi: string;
