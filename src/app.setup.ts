@@ -71,6 +71,17 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       refuses: answeredUnservable,
     }),
   );
+  if (config.testMode) {
+    // Loud on every answer, errors and unknown routes included: a suite or a person can never
+    // mistake this instance for a real one.
+    app.use((_request: Request, response: Response, next: NextFunction) => {
+      response.setHeader('Museum-Test-Mode', 'on');
+      next();
+    });
+    new Logger('TestMode').warn(
+      "TEST_MODE is on: /testing/ routes can set the museum clock and empty every feature's data. Never in production.",
+    );
+  }
   app.disable('x-powered-by');
   // ETags are the events' versions, set by their handlers; Express would otherwise hash every
   // response body.

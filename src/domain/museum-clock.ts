@@ -53,7 +53,9 @@ export class MuseumClock {
 
   /** Sets the clock to `now` (ms), frozen there or running on from it; returns the setting. */
   set(now: number, frozen: boolean): MuseumClockSetting {
-    return this.apply({ now, frozen, setAt: Date.now() });
+    const setting = { now, frozen, setAt: Date.now() };
+    this.apply(setting);
+    return setting;
   }
 
   /** Moves the clock `ms` forward from where it is, frozen or not as it was. */

@@ -71,6 +71,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     // High enough that tests which send many bad credentials do not trip the 429.
     AUTH_FAILURE_LIMIT: '100000',
     AUTH_FAILURE_ADDRESS_LIMIT: '100000',
+    // Test mode on MySQL asks for the database's name a second time: this one is the test's own.
+    ...(database?.name === undefined ? {} : { TEST_MODE_DATABASE: database.name }),
     ...env,
   });
   const config =
