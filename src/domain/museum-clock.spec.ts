@@ -66,4 +66,3 @@ describe('MuseumClock', () => {
     expect(clock.today()).toBe('2026-11-28');
   });
 });
-
