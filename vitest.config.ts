@@ -38,7 +38,11 @@ const DATABASE_AGNOSTIC_E2E = [
  * E2E specs of a feature that need MySQL (several instances on one database server): with
  * test/mysql/, they run on MySQL only.
  */
-const MYSQL_ONLY_E2E = ['test/webhooks/two-instances.e2e-spec.ts', 'test/calendar/two-instances.e2e-spec.ts'];
+const MYSQL_ONLY_E2E = [
+  'test/webhooks/two-instances.e2e-spec.ts',
+  'test/calendar/two-instances.e2e-spec.ts',
+  'test/testing/two-instances.e2e-spec.ts',
+];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
 const SQLITE_ONLY_E2E = [
   'test/service-process.e2e-spec.ts',
