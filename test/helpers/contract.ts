@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
+import { SUITE_NOW } from './clock.js';
 import { AUTH, basicHeader, TEST_USER, type TestApp } from './test-app.js';
 
 /**
@@ -17,7 +18,7 @@ const addFormats = addFormatsModule.default;
  * The museum's clock in every app the table starts (frozen): a Wednesday. Cases that need
  * "today" or a date ahead derive it from this instant, never from the machine's clock.
  */
-export const CONTRACT_NOW = '2031-03-05T10:00:00Z';
+export const CONTRACT_NOW = SUITE_NOW;
 
 export type Json = Record<string, unknown>;
 export interface OpenApiDocument {

@@ -7,11 +7,11 @@ const PASSWORD = 'suite-password-1234';
 const AUTH = basicHeader(USER, PASSWORD);
 
 async function clock(service: RunningService, method = 'GET', body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${service.baseUrl}/testing/clock${method === 'POST' ? '/advance' : ''}`, {
-    method,
-    headers: { Authorization: AUTH, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const init: RequestInit =
+    body === undefined
+      ? { method, headers: { Authorization: AUTH } }
+      : { method, headers: { Authorization: AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  const res = await fetch(`${service.baseUrl}/testing/clock${method === 'POST' ? '/advance' : ''}`, init);
   expect(res.status).toBe(method === 'DELETE' ? 204 : 200);
   return method === 'DELETE' ? {} : ((await res.json()) as Record<string, unknown>);
 }
