@@ -45,6 +45,8 @@ const MYSQL_ONLY_E2E = [
 ];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
 const SQLITE_ONLY_E2E = [
+  // The example suite of examples/e2e-suite: the service in test mode on in-memory SQLite.
+  'examples/e2e-suite/*.e2e-spec.ts',
   'test/service-process.e2e-spec.ts',
   'test/users-cli.e2e-spec.ts',
   'test/deployment.e2e-spec.ts',
@@ -90,7 +92,7 @@ export default defineConfig(async () => {
           test: {
             ...common,
             name: 'e2e-sqlite',
-            include: SHARED_E2E,
+            include: [...SHARED_E2E, 'examples/e2e-suite/*.e2e-spec.ts'],
             exclude: MYSQL_ONLY_E2E,
             env: { TEST_DATABASE: 'sqlite' },
           },
