@@ -248,7 +248,8 @@ describeApp(
         const documented = Object.entries(ctx().doc.paths).flatMap(([path, item]) =>
           Object.keys(item).map((m) => `${m} ${path}`),
         );
-        const driven = [...new Set(CASES.map((c) => `${c.method} ${c.path}`))];
+        // The /testing/ operations exist only in test mode: the test-mode app checks them.
+        const driven = [...new Set(CASES.filter((c) => c.app !== 'test-mode').map((c) => `${c.method} ${c.path}`))];
         expect(documented.sort()).toEqual(driven.sort());
       });
 
@@ -303,6 +304,23 @@ describeApp(
 );
 
 describeApp('failure-limit-2', { AUTH_FAILURE_LIMIT: '2' });
+
+describeApp(
+  'test-mode',
+  { TEST_MODE: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+  {
+    more: (ctx) => {
+      it("documents the operations the cases drive, test mode's included, and says test mode on every answer", async () => {
+        const documented = Object.entries(ctx().doc.paths).flatMap(([path, item]) =>
+          Object.keys(item).map((m) => `${m} ${path}`),
+        );
+        const driven = [...new Set(CASES.map((c) => `${c.method} ${c.path}`))];
+        expect(documented.sort()).toEqual(driven.sort());
+        expect((await send(ctx().t, 'get', '/health/live')).headers.get('museum-test-mode')).toBe('on');
+      });
+    },
+  },
+);
 
 describeApp(
   'database-destroyed',

@@ -47,8 +47,11 @@ export interface Exchange {
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** The apps the table starts, one at a time: as configured for tests, with a failure limit of 2, with the database gone. */
-export type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed';
+/**
+ * The apps the table starts, one at a time: as configured for tests, with a failure limit of 2,
+ * with the database gone, and in test mode (TEST_MODE=true: the only one with /testing/ routes).
+ */
+export type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed' | 'test-mode';
 
 export interface Case {
   readonly app: AppKind;
