@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { viewer } from '../helpers/contract.js';
 import { useTestApp } from '../helpers/test-app.js';
@@ -60,6 +61,16 @@ describe('TEST_MODE on', () => {
       });
     }
     expect((await call(t, 'GET', '/health/ready', undefined, null)).body).toEqual({ status: 'ok', testMode: true });
+    // Refused before any route: an Expect the service cannot meet is a 417.
+    const refused = await new Promise<{ status?: number; header: unknown }>((resolve, reject) => {
+      const req = request(`${t.baseUrl}/health/live`, { headers: { Expect: 'x-unmet' } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, header: res.headers['museum-test-mode'] });
+      });
+      req.once('error', reject);
+      req.end();
+    });
+    expect(refused).toEqual({ status: 417, header: 'on' });
   });
 
   it('documents the /testing/ routes, and lets only admins use them (401 anonymous, 403 a viewer)', async () => {
