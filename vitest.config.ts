@@ -53,6 +53,8 @@ const SQLITE_ONLY_E2E = [
   'test/durability.e2e-spec.ts',
   'test/shutdown.e2e-spec.ts',
   'test/sqlite-database-loss.e2e-spec.ts',
+  'test/backup.e2e-spec.ts',
+  'test/sqlite-power-loss.e2e-spec.ts',
 ];
 
 export default defineConfig(async () => {

@@ -1,24 +1,30 @@
 /**
- * `npm run bench:compare -- <rev> [rounds] [seconds] [workloads]`: the service as built at another revision
- * against the service as it is now, on SQLite, in the same run. Ratios to bare Express measured on
+ * `npm run bench:compare -- <rev> [rounds] [seconds] [workloads]`: the service as built now against
+ * the build at `<rev>` (what a change costs) and against the pinned anchor build of each workload
+ * (bench/anchor.ts: what the changes since it cost together, so that steps of 1% that each compare
+ * at 1.00 cannot add up unseen), on SQLite, in the same run. Ratios to bare Express measured on
  * different days compare the machines more than the code (the same build did 0.48 of Express on a
- * loaded machine and 0.26 on a quiet one); two builds run in alternation on one machine do not.
+ * loaded machine and 0.26 on a quiet one); builds run in alternation on one machine do not.
  *
- * - `<rev>` is checked out into a temporary git worktree, compiled with this checkout's
- *   node_modules and TypeScript (its package.json may differ: what is compared is its code), and
- *   both builds (this one into .test-build/compare-now) are started as `node main.js`, pinned to core 1, each on a SQLite file of its own,
- *   LOG_LEVEL=info with their logs going to files, as `npm run bench` starts the service.
- * - Each round runs each workload (default `create,delete,get,list`: POST, 201; DELETE of ids the
- *   creates answered, 204; GET of one of 100 created events; a first list page of 20 in a date
- *   range, as `npm run bench` asks for it) for `seconds` on each build in turn, with autocannon in
- *   this process (50 connections, pinned to core 0).
- * - Two passes of `rounds` rounds: the first starts `then` first, the second `now` first, each on
- *   new files (the build started first can be slower for a whole run). A pass's ratio
- *   is the median over its rounds of now ÷ then, each pair seconds apart; the answer is the
- *   geometric mean of the two passes' ratios.
+ * - `<rev>` and each anchor are checked out into temporary git worktrees, compiled with this
+ *   checkout's node_modules and TypeScript (their package.json may differ: what is compared is their
+ *   code), and every build (this one into .test-build/compare-now) is started as `node main.js`,
+ *   pinned to core 1, each on a SQLite file of its own, LOG_LEVEL=info with their logs going to
+ *   files, as `npm run bench` starts the service. A `<rev>` that is an anchor runs once.
+ * - Workloads (default `create,delete,get,list`): those four as they always were here (POST, 201;
+ *   DELETE of ids the creates answered, 204; GET of one of 100 created events; a first list page of
+ *   20 in a date range, as `npm run bench` asks for it), sent over HTTP so that any build takes
+ *   them; or any workload of `npm run bench` that the service runs (bench/workloads/), set up by
+ *   its own `prepare`. A build that does not answer a workload as it expects (a route it does not
+ *   have yet) shows n/a for it.
+ * - Each round runs each workload for `seconds` on each build in turn, with autocannon in this
+ *   process (50 connections, pinned to core 0). One pass per build, each pass starting a different
+ *   build first, on new files (the build started first can be slower for a whole run). A pass's
+ *   ratio is the median over its rounds of now ÷ other, each pair seconds apart; the answer is the
+ *   geometric mean of the passes' ratios. The p99 ratio is taken the same way.
  *
- * Prints one line per run to standard error and the medians to standard output. Stops everything
- * it started, the worktree included.
+ * Prints one line per run to standard error and the table to standard output. Stops everything
+ * it started, the worktrees included.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -27,15 +33,18 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { copyAssets } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
-import { runAutocannon } from './measure/load.js';
-import { namesFrom, wholeNumber } from './measure/options.js';
+import { anchorOf } from './anchor.js';
+import { percentile, runAutocannon, runLoad } from './measure/load.js';
+import { UsageError, wholeNumber } from './measure/options.js';
 import { tableHead } from './report/markdown.js';
 import { EVENT_BODY } from './servers/bodies.js';
 import { cleanUpOnSignals, onCleanup, runCleanup } from './servers/cleanup.js';
-import { sqliteDatabase, VALID_AUTHORIZATION } from './servers/databases.js';
+import { sqliteDatabase, VALID_AUTHORIZATION, type BenchDatabase } from './servers/databases.js';
 import { pinSelf, type Pinning, type ServerProcess } from './servers/process.js';
 import { startServer } from './servers/start.js';
+import { WORKLOADS } from './workloads/index.js';
 import { cyclingPaths, LIST_PATH } from './workloads/special-events.js';
+import type { SeedRecord, Workload } from './workloads/workload.js';
 
 const CONNECTIONS = 50;
 const WARMUP_SEC = 3;
@@ -46,34 +55,81 @@ const WARMUP_SEC = 3;
 const IDS_PER_DELETE_SECOND = 16_000;
 const IDS_RATE_MARGIN = 1.5;
 
-const WORKLOADS = ['create', 'delete', 'get', 'list'] as const;
-type Workload = (typeof WORKLOADS)[number];
+/** The four workloads sent over HTTP alone (no seeding into the database), which any build takes. */
+const CLASSIC = ['create', 'delete', 'get', 'list'] as const;
+type Classic = (typeof CLASSIC)[number];
+const isClassic = (name: string): name is Classic => (CLASSIC as readonly string[]).includes(name);
+/** The bench's workloads the service runs, by name (the classic four are sent as above). */
+const BENCH = new Map<string, Workload>(
+  WORKLOADS.filter((workload) => workload.servers.includes('service')).map((workload) => [workload.name, workload]),
+);
+const KNOWN = [...new Set([...CLASSIC, ...BENCH.keys()])];
 
 interface Build {
-  readonly label: string;
+  /** How the table names it: `now`, the revision as given, or `anchor <short>`. */
+  label: string;
+  /** The workloads it is compared on: all for `now` and `<rev>`, its own for an anchor. */
+  readonly runs: Set<string>;
+  readonly commit?: string;
   readonly dist: string;
   server?: ServerProcess;
+  database?: BenchDatabase;
   readonly ids: string[];
   /** Events the reads find, set aside from the first creates (never deleted). */
   readonly kept: string[];
-  readonly rates: Record<Workload, number[]>;
+  readonly seeding: SeedRecord[];
+  /** Per workload: every run's req/s and p99 (ms), in order. */
+  readonly rates: Map<string, number[]>;
+  readonly p99s: Map<string, number[]>;
+  /** Per workload it cannot run: why (its first problem). */
+  readonly missing: Map<string, string>;
 }
 
-async function run(build: Build, workload: Workload, seconds: number): Promise<number> {
+interface Sample {
+  readonly rate: number;
+  readonly p99: number;
+}
+
+async function runClassic(build: Build, workload: Classic, seconds: number): Promise<Sample> {
   const server = build.server as ServerProcess;
-  const request = requestOf(build, workload);
-  const result = await runAutocannon({
-    url: server.baseUrl,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [request],
-  });
+  // autocannon's own histogram keeps whole milliseconds: every response time is kept instead.
+  const latencies: number[] = [];
+  const result = await runAutocannon(
+    { url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [requestOf(build, workload)] },
+    (instance) => instance.on('response', (_client, _status, _bytes, time) => latencies.push(time)),
+  );
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${build.label} ${workload}: ${bad} responses were not 2xx`);
-  return result.requests.average;
+  return { rate: result.requests.average, p99: percentile(latencies, 0.99) };
 }
 
-function requestOf(build: Build, workload: Workload): autocannon.Request {
+/** A bench workload on `build`, set up by its own prepare; undefined (and noted) when the build fails it. */
+async function runBench(build: Build, workload: Workload, seconds: number): Promise<Sample | undefined> {
+  const subject = {
+    label: 'sqlite' as const,
+    server: build.server as ServerProcess,
+    database: build.database as BenchDatabase,
+    seeding: build.seeding,
+  };
+  const fastest = Math.max(0, ...(build.rates.get(workload.name) ?? []));
+  const plan = {
+    durationSec: seconds,
+    connections: CONNECTIONS,
+    ...(fastest > 0 ? { fastestReqPerSec: fastest } : {}),
+  };
+  try {
+    const setup = (await workload.prepare?.(subject, plan)) ?? {};
+    const { outcome, problems } = await runLoad(subject, workload, setup, { ...plan, warmup: false });
+    if (problems.length === 0) return { rate: outcome.reqPerSec, p99: outcome.p99Ms };
+    build.missing.set(workload.name, problems[0] as string);
+  } catch (error) {
+    // A route this build does not have yet, say: its prepare's first request fails.
+    build.missing.set(workload.name, (error instanceof Error ? error.message : String(error)).split('\n')[0] as string);
+  }
+  return undefined;
+}
+
+function requestOf(build: Build, workload: Classic): autocannon.Request {
   const authorization = { authorization: VALID_AUTHORIZATION };
   switch (workload) {
     case 'create':
@@ -116,111 +172,210 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+const geometricMean = (values: readonly number[]): number =>
+  Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
+
+function commitOf(revision: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--verify', `${revision}^{commit}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    throw new UsageError(`bench:compare: "${revision}" names no commit of this repository`);
+  }
+}
+
+function newBuild(label: string, dist: string, commit?: string): Build {
+  return {
+    label,
+    dist,
+    ...(commit === undefined ? {} : { commit }),
+    ids: [],
+    kept: [],
+    seeding: [],
+    rates: new Map(),
+    p99s: new Map(),
+    missing: new Map(),
+    runs: new Set(),
+  };
+}
+
+/** Where `commit` is checked out; its build goes to dist/ in it, so that node_modules is found. */
+const worktreeOf = (dir: string, commit: string): string => join(dir, commit.slice(0, 12));
+
+/** Checks `build.commit` out into its worktree under `dir` and compiles it into build.dist. */
+function compileAt(build: Build, dir: string): void {
+  const worktree = worktreeOf(dir, build.commit as string);
+  execFileSync('git', ['worktree', 'add', '--detach', worktree, build.commit as string], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+  onCleanup(`remove the worktree of ${build.label}`, () => {
+    execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
+  });
+  symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
+  compile(worktree, build.dist);
+}
+
+function compile(from: string, outDir: string): void {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: from });
+  copyAssets(from, outDir);
+}
+
 async function main(): Promise<void> {
-  const [revision, roundsArg = '3', secondsArg = '10', workloadsArg = WORKLOADS.join(',')] = process.argv.slice(2);
-  if (!revision) throw new Error('usage: npm run bench:compare -- <rev> [rounds] [seconds] [workloads]');
-  const workloads = namesFrom(workloadsArg, WORKLOADS, 'workloads');
+  const [revision, roundsArg = '3', secondsArg = '10', workloadsArg = CLASSIC.join(',')] = process.argv.slice(2);
+  if (!revision) throw new UsageError('usage: npm run bench:compare -- <rev> [rounds] [seconds] [workloads]');
+  const workloads = workloadsArg
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = workloads.filter((name) => !KNOWN.includes(name));
+  if (workloads.length === 0 || unknown.length > 0)
+    throw new UsageError(`workloads: unknown "${unknown.join(', ')}" (known: ${KNOWN.join(', ')})`);
   const [rounds, seconds] = [wholeNumber(roundsArg, 1, 'rounds'), wholeNumber(secondsArg, 1, 'seconds')];
   const pinning = pinSelf();
   const dir = mkdtempSync(join(tmpdir(), 'bench-compare-'));
   onCleanup('remove the temp dir', () => rmSync(dir, { recursive: true, force: true }));
 
-  const worktree = join(dir, 'then');
-  execFileSync('git', ['worktree', 'add', '--detach', worktree, revision], { cwd: ROOT, stdio: 'ignore' });
-  onCleanup('remove the worktree', () => {
-    execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT, stdio: 'ignore' });
-  });
-  symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const builds: Build[] = [
-    { label: 'then', dist: join(worktree, 'dist'), ids: [], kept: [], rates: noRates() },
-    // Under the checkout, so that its node_modules and package.json (an ES module) are found.
-    { label: 'now', dist: join(ROOT, '.test-build/compare-now'), ids: [], kept: [], rates: noRates() },
-  ];
-  process.stderr.write(`# compiling ${revision} and this checkout\n`);
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[0].dist], { cwd: worktree });
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', builds[1].dist], { cwd: ROOT });
-  copyAssets(worktree, builds[0].dist);
-  copyAssets(ROOT, builds[1].dist);
-
-  // The build started and seeded first can read slower for a whole run (docs/performance.md): one pass
-  // with each build first, their medians combined by geometric mean.
-  const passes: Record<Workload, number>[] = [];
-  for (const order of [builds, [...builds].reverse()]) {
-    passes.push(await pass(order, dir, pinning, workloads, rounds, seconds));
-  }
-  const [then, now] = builds as [Build, Build];
-  const columns = ['workload', `${revision} req/s`, 'now req/s', `now ÷ ${revision}, ${then.label} first`];
-  const lines = tableHead([...columns, `${now.label} first`, 'both (geometric mean)'], 1);
+  // Under the checkout, so that its node_modules and package.json (an ES module) are found.
+  const now = newBuild('now', join(ROOT, '.test-build/compare-now'));
+  for (const workload of workloads) now.runs.add(workload);
+  const others = new Map<string, Build>();
+  const revisionCommit = commitOf(revision);
+  const revisionBuild = newBuild(revision, join(worktreeOf(dir, revisionCommit), 'dist'), revisionCommit);
+  for (const workload of workloads) revisionBuild.runs.add(workload);
+  others.set(revisionCommit, revisionBuild);
   for (const workload of workloads) {
-    const [first, second] = passes.map((ratios) => ratios[workload]) as [number, number];
-    lines.push(
-      `| ${workload} | ${Math.round(median(then.rates[workload]))} | ${Math.round(median(now.rates[workload]))} | ` +
-        `${first.toFixed(2)} | ${second.toFixed(2)} | ${Math.sqrt(first * second).toFixed(2)} |`,
-    );
+    const anchor = commitOf(anchorOf(workload));
+    let build = others.get(anchor);
+    if (build === undefined) {
+      build = newBuild(`anchor ${anchor.slice(0, 7)}`, join(worktreeOf(dir, anchor), 'dist'), anchor);
+      others.set(anchor, build);
+    } else if (!build.label.startsWith('anchor')) {
+      build.label = `${build.label} (anchor)`;
+    }
+    build.runs.add(workload);
+  }
+  const builds = [...others.values()];
+  process.stderr.write(`# compiling ${builds.map((build) => build.label).join(', ')} and this checkout\n`);
+  for (const build of builds) compileAt(build, dir);
+  compile(ROOT, now.dist);
+
+  // The build started and seeded first can read slower for a whole run (docs/performance.md): one
+  // pass per build, each starting a different one first, their medians combined by geometric mean.
+  const all = [now, ...builds];
+  const passRatios: PassRatios[] = [];
+  for (let first = 0; first < all.length; first++) {
+    const order = [...all.slice(first), ...all.slice(0, first)];
+    passRatios.push(await pass(order, now, dir, pinning, workloads, rounds, seconds));
+  }
+  const columns = ['workload', 'against', 'its req/s', 'now req/s', 'now ÷ it, per pass', 'now ÷ it', 'p99 now ÷ it'];
+  const lines = tableHead(columns, 2);
+  for (const workload of workloads) {
+    for (const build of builds.filter((each) => each.runs.has(workload))) {
+      const missing = build.missing.get(workload) ?? now.missing.get(workload);
+      if (missing !== undefined) {
+        lines.push(`| ${workload} | ${build.label} | n/a | n/a | ${missing} | n/a | n/a |`);
+        continue;
+      }
+      const rates = passRatios.flatMap((ratios) => ratios.rate.get(build)?.get(workload) ?? []);
+      const p99s = passRatios.flatMap((ratios) => ratios.p99.get(build)?.get(workload) ?? []);
+      lines.push(
+        `| ${workload} | ${build.label} | ${Math.round(median(build.rates.get(workload) ?? []))} | ` +
+          `${Math.round(median(now.rates.get(workload) ?? []))} | ${rates.map((r) => r.toFixed(2)).join(', ')} | ` +
+          `${geometricMean(rates).toFixed(2)} | ${geometricMean(p99s).toFixed(2)} |`,
+      );
+    }
   }
   process.stdout.write(`${pinning.note}\n${lines.join('\n')}\n`);
 }
 
+/** Per other build and workload: the median over a pass's rounds of now ÷ it (req/s, and p99). */
+interface PassRatios {
+  readonly rate: Map<Build, Map<string, number>>;
+  readonly p99: Map<Build, Map<string, number>>;
+}
+
 /**
  * Starts the builds in `order`, each on a new SQLite file, runs `rounds` rounds of every workload
- * on each in turn, stops them, and answers the median now ÷ then per workload.
+ * on each in turn, stops them, and answers the median now ÷ each other build per workload.
  */
 async function pass(
   order: readonly Build[],
+  now: Build,
   dir: string,
   pinning: Pinning,
-  workloads: readonly Workload[],
+  workloads: readonly string[],
   rounds: number,
   seconds: number,
-): Promise<Record<Workload, number>> {
+): Promise<PassRatios> {
   const name = `${order[0]?.label} first`;
-  const rates = new Map<Build, Record<Workload, number[]>>(order.map((build) => [build, noRates()]));
+  const samples = new Map<Build, Map<string, (Sample | undefined)[]>>(order.map((build) => [build, new Map()]));
+  // Anonymous bench workloads need public reads on; otherwise every build runs as a user runs it by default.
+  const publicRead = workloads.some((workload) => BENCH.get(workload)?.anonymous === true && !isClassic(workload));
   for (const build of order) {
     build.ids.length = 0;
     build.kept.length = 0;
-    const file = `${build.label}-${order[0]?.label}-first`;
-    // Both builds as a user runs them by default: opt-in features off (the bench's own servers turn
-    // public read on for its anonymous workloads; these workloads all send credentials).
-    const database = { ...sqliteDatabase(dir, `${file}.sqlite`), env: { PUBLIC_READ: 'false' } };
+    const file = `${build.label.replace(/[^\w.-]+/g, '_')}-${order[0]?.label.replace(/[^\w.-]+/g, '_')}-first`;
+    const database = { ...sqliteDatabase(dir, `${file}.sqlite`), env: { PUBLIC_READ: String(publicRead) } };
+    build.database = database;
     build.server = await startServer({ dir, pinning, entry: join(build.dist, 'main.js') }, 'sqlite', database, file);
-    await run(build, 'create', WARMUP_SEC);
+    await runClassic(build, 'create', WARMUP_SEC);
   }
   for (let round = 1; round <= rounds; round++) {
     for (const workload of workloads) {
       for (const build of order) {
-        const fastestDelete = Math.max(0, ...order.flatMap((each) => each.rates.delete));
-        const idsNeeded = seconds * Math.max(IDS_PER_DELETE_SECOND, IDS_RATE_MARGIN * fastestDelete);
-        while (workload === 'delete' && build.ids.length < idsNeeded) {
-          await run(build, 'create', WARMUP_SEC);
-        }
-        const rate = await run(build, workload, seconds);
-        rates.get(build)?.[workload].push(rate);
-        build.rates[workload].push(rate);
+        const sample = await runOne(order, build, workload, seconds);
+        samples.get(build)?.set(workload, [...(samples.get(build)?.get(workload) ?? []), sample]);
+        if (sample === undefined) continue;
+        build.rates.set(workload, [...(build.rates.get(workload) ?? []), sample.rate]);
+        build.p99s.set(workload, [...(build.p99s.get(workload) ?? []), sample.p99]);
         process.stderr.write(
-          `  [${name}] ${build.label} ${workload} round ${round}/${rounds}: ${Math.round(rate)} req/s\n`,
+          `  [${name}] ${build.label} ${workload} round ${round}/${rounds}: ${Math.round(sample.rate)} req/s, ` +
+            `p99 ${sample.p99.toFixed(1)} ms\n`,
         );
       }
     }
   }
   for (const build of order) await build.server?.stop();
-  const [then, now] = [...order].sort((a, b) => (a.label === 'then' ? -1 : b.label === 'then' ? 1 : 0));
-  const ratios = noRates();
-  for (const workload of workloads) {
-    const thens = rates.get(then)?.[workload] ?? [];
-    ratios[workload] = (rates.get(now)?.[workload] ?? []).map((rate, index) => rate / (thens[index] as number));
-    process.stderr.write(
-      `  [${name}] ${workload} now ÷ then per round: ${ratios[workload].map((r) => r.toFixed(2)).join(', ')}\n`,
-    );
+  const ratios: PassRatios = { rate: new Map(), p99: new Map() };
+  for (const build of order) {
+    if (build === now) continue;
+    const [rate, p99] = [new Map<string, number>(), new Map<string, number>()];
+    for (const workload of workloads) {
+      const pairs = (samples.get(now)?.get(workload) ?? []).map((mine, index) => [
+        mine,
+        samples.get(build)?.get(workload)?.[index],
+      ]);
+      const both = pairs.filter((pair): pair is [Sample, Sample] => pair[0] !== undefined && pair[1] !== undefined);
+      if (both.length === 0) continue;
+      rate.set(workload, median(both.map(([mine, its]) => mine.rate / its.rate)));
+      p99.set(workload, median(both.map(([mine, its]) => mine.p99 / its.p99)));
+      process.stderr.write(
+        `  [${name}] ${workload} now ÷ ${build.label} per round: ${both.map(([m, i]) => (m.rate / i.rate).toFixed(2)).join(', ')}\n`,
+      );
+    }
+    ratios.rate.set(build, rate);
+    ratios.p99.set(build, p99);
   }
-  return Object.fromEntries(workloads.map((workload) => [workload, median(ratios[workload])])) as Record<
-    Workload,
-    number
-  >;
+  return ratios;
 }
 
-function noRates(): Record<Workload, number[]> {
-  return { create: [], delete: [], get: [], list: [] };
+/** One run of `workload` on `build` (a delete run first gets enough creates to delete). */
+async function runOne(
+  order: readonly Build[],
+  build: Build,
+  workload: string,
+  seconds: number,
+): Promise<Sample | undefined> {
+  if (!build.runs.has(workload) || build.missing.has(workload)) return undefined;
+  if (!isClassic(workload)) return runBench(build, BENCH.get(workload) as Workload, seconds);
+  const fastestDelete = Math.max(0, ...order.flatMap((each) => each.rates.get('delete') ?? []));
+  const idsNeeded = seconds * Math.max(IDS_PER_DELETE_SECOND, IDS_RATE_MARGIN * fastestDelete);
+  while (workload === 'delete' && build.ids.length < idsNeeded) await runClassic(build, 'create', WARMUP_SEC);
+  return runClassic(build, workload, seconds);
 }
 
 cleanUpOnSignals();

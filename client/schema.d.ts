@@ -71,9 +71,29 @@ export interface paths {
         head?: never;
         /**
          * Update special event
-         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is `dates` without an ISO date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`).
+         * @description A JSON merge patch (RFC 7396) of the event, also accepted as `application/json` (the Museum API): every field is optional and follows the create rule when given; `dates` replaces the list. `null` is refused for every field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a 400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is a `capacityPerDate` below the tickets sold on one of the dates, and `dates` without an ISO date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`).
          */
         patch: operations["updateSpecialEvent"];
+        trace?: never;
+    };
+    "/special-events/{eventId}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a special event's seats per date
+         * @description Each ISO date item of the event (as stored, in its order; free text sells no ticket) with the tickets sold for its date and what is still for sale: the smaller of the date's seats left (`capacityPerDate`) and the event's (`capacity`), null without either limit. The sessions of one date share its seats.
+         */
+        get: operations["getSpecialEventAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/special-events.ics": {
@@ -491,6 +511,11 @@ export interface components {
              */
             price: number;
             /**
+             * @description Only for an event with a duration: how long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes (an addition to the Museum API).
+             * @example 60
+             */
+            durationMinutes?: number;
+            /**
              * @description Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).
              * @example 120
              */
@@ -500,6 +525,11 @@ export interface components {
              * @example 37
              */
             ticketsAvailable?: number;
+            /**
+             * @description Only for an event with a limit per date, and not to anonymous readers: the tickets each ISO date may sell (an addition to the Museum API); GET /special-events/{eventId}/availability shows each date's.
+             * @example 25
+             */
+            capacityPerDate?: number;
         };
         CreateSpecialEventDto: {
             /**
@@ -524,7 +554,7 @@ export interface components {
              */
             eventDescription: string;
             /**
-             * @description Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended.
+             * @description Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended. An item YYYY-MM-DDTHH:MM is a session starting at that local time in the museum's time zone (MUSEUM_TIME_ZONE); its time must exist (25:00: 400).
              * @example [
              *       "2023-09-05",
              *       "2023-09-08"
@@ -542,6 +572,33 @@ export interface components {
              * @example 120
              */
             capacity?: number | null;
+            /**
+             * @description Tickets each ISO date of the event may sell (its sessions on one date share them), checked as well as capacity (an addition to the Museum API). Absent or null: no limit per date.
+             * @example 25
+             */
+            capacityPerDate?: number | null;
+            /**
+             * @description How long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes: it gives the session its end (an addition to the Museum API). Absent or null: sessions have no end given.
+             * @example 60
+             */
+            durationMinutes?: number | null;
+        };
+        DateAvailabilityResponse: {
+            /**
+             * @description The event's date item as stored (ISO items only: free text sells no ticket).
+             * @example 2026-12-24T14:00
+             */
+            date: string;
+            /**
+             * @description The tickets sold for the item's date (sessions of one date share it). Not shown to anonymous readers.
+             * @example 18
+             */
+            ticketsSold?: number;
+            /**
+             * @description What is still for sale on the date: the smaller of its seats left (capacityPerDate − sold) and the event's (capacity − sold); null when the event has neither limit.
+             * @example 7
+             */
+            ticketsAvailable: number | null;
         };
         UpdateSpecialEventDto: {
             /**
@@ -566,7 +623,7 @@ export interface components {
              */
             eventDescription?: string;
             /**
-             * @description Replaces the stored dates as a whole (a merge patch replaces arrays). Not null: the field cannot be removed (omit it to keep the stored value).
+             * @description Replaces the stored dates as a whole (a merge patch replaces arrays); an item YYYY-MM-DDTHH:MM is a session, as on create. Not null: the field cannot be removed (omit it to keep the stored value).
              * @example [
              *       "2023-09-05",
              *       "2023-09-08"
@@ -584,6 +641,16 @@ export interface components {
              * @example 120
              */
             capacity?: number | null;
+            /**
+             * @description Tickets each ISO date may sell (an addition to the Museum API); null removes the limit. Below the tickets already sold on a date: 409 naming the date, nothing changed.
+             * @example 25
+             */
+            capacityPerDate?: number | null;
+            /**
+             * @description How long each session lasts, in minutes (an addition to the Museum API); null removes it.
+             * @example 60
+             */
+            durationMinutes?: number | null;
         };
         CreateCalendarTokenDto: {
             /**
@@ -1855,7 +1922,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
+             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -1942,6 +2009,149 @@ export interface operations {
                      *       "title": "Unprocessable Entity",
                      *       "status": 422,
                      *       "detail": "Unprocessable Entity",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getSpecialEventAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Letter case does not matter. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's dates and their seats. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DateAvailabilityResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No special event has this eventId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */
@@ -4212,7 +4422,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     The event is sold out (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date is sold out (its capacityPerDate) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
              */
             409: {
                 headers: {

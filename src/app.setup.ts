@@ -21,7 +21,9 @@ import { PinoLoggerService } from './common/logging/pino-logger.js';
 import { requestContextWanted } from './common/logging/request-context.js';
 import { PROBLEM_CONTENT_TYPE, statusTitle } from './common/problem/problem.js';
 import type { AppConfig } from './config/app-config.js';
+import { requestDeadline } from './database/request-deadline.js';
 import { HttpMetrics } from './common/http/http.metrics.js';
+import { CLIENT_IPV6_PREFIX_SETTING } from './common/http/client-address.js';
 import { refusesOutsideDocsPageFiles, setupOpenApi } from './openapi/openapi.js';
 
 export interface CreateAppOptions {
@@ -88,16 +90,21 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   // A hop count or the proxies' addresses (never `true`: app-config.ts refuses it).
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
+  // What clientAddress counts an IPv6 client by: its prefix, not its address.
+  app.set(CLIENT_IPV6_PREFIX_SETTING, config.clientIpv6Prefix);
   if (config.corsOrigins.length > 0 || config.publicRead.enabled) app.enableCors(corsOptionsOf(app, config));
   // After CORS (preflights are answered there), before any route, in one layer (each layer is
   // work on every request): a write from another site's page is refused (crossSiteWriteRefusal),
   // a path that is not valid percent-encoding is escaped (escapeMalformedPercentEncoding), and
-  // below /docs only the Swagger UI page's own files go on (refusesOutsideDocsPageFiles).
+  // below /docs only the Swagger UI page's own files go on (refusesOutsideDocsPageFiles), and what
+  // goes on has one deadline for all its database work (requestDeadline: as long as one statement
+  // may take, its wait for a connection included, however many statements it runs).
   const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
+  const withDeadline = requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs);
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
-    if (!refusesOutsideDocsPageFiles(request, response)) next();
+    if (!refusesOutsideDocsPageFiles(request, response)) withDeadline(request, response, next);
   });
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);

@@ -96,6 +96,91 @@ function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): Layout
   return problems;
 }
 
+/** The drivers, and TypeORM's handles on the database (and Nest's decorators injecting them): src/database/ only. */
+const DRIVER_MODULES = /^(better-sqlite3|mysql2)(\/|$)/;
+const HANDLES: Readonly<Record<string, ReadonlySet<string>>> = {
+  typeorm: new Set(['DataSource', 'EntityManager', 'Repository', 'QueryRunner']),
+  '@nestjs/typeorm': new Set(['InjectDataSource', 'InjectEntityManager', 'InjectRepository']),
+};
+
+/**
+ * Imports that reach the database around the facade (Sql): a driver, TypeORM's DataSource,
+ * EntityManager, Repository or QueryRunner, or the decorators that inject them, in a non-test file
+ * outside src/database/. A migration takes the QueryRunner TypeORM hands it (`migrations/`
+ * folders); registering entities (`TypeOrmModule.forFeature`) reaches no database.
+ */
+function databaseBypasses(sources: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of sources) {
+    const path = relative(SRC, file);
+    if (path.startsWith('database/') || path.endsWith('.spec.ts')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+      const from = statement.moduleSpecifier;
+      if (from === undefined || !ts.isStringLiteral(from)) continue;
+      if (DRIVER_MODULES.test(from.text)) found.push(`${path} imports ${from.text}`);
+      const handles = HANDLES[from.text];
+      if (handles === undefined) continue;
+      const bindings = ts.isImportDeclaration(statement)
+        ? statement.importClause?.namedBindings
+        : statement.exportClause;
+      if (bindings === undefined || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings)) continue;
+      for (const element of bindings.elements) {
+        const name = (element.propertyName ?? element.name).text;
+        if (handles.has(name) && !(name === 'QueryRunner' && path.includes('/migrations/'))) {
+          found.push(`${path} imports ${name} from ${from.text}`);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Every non-test TypeScript file under src/ and its text. */
+function sourcesOfSrc(): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const entry of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
+    if (entry.endsWith('.ts') && !entry.endsWith('.spec.ts'))
+      sources.set(join(SRC, entry), readFileSync(join(SRC, entry), 'utf8'));
+  }
+  return sources;
+}
+
+describe('one way to the database', () => {
+  it('nothing outside src/database/ imports a driver or a TypeORM handle on the database', () => {
+    expect(databaseBypasses(sourcesOfSrc())).toEqual([]);
+  });
+
+  it('finds each kind of bypass, and lets migrations take their QueryRunner', () => {
+    const at = (path: string): string => join(SRC, path);
+    const found = databaseBypasses(
+      new Map([
+        [at('auth/hits.ts'), "import Database from 'better-sqlite3';\nimport type { Pool } from 'mysql2/promise';"],
+        [at('auth/auth.module.ts'), "import { DataSource } from 'typeorm';"],
+        [at('tickets/x.ts'), "import { type EntityManager, Repository as R } from 'typeorm';"],
+        [
+          at('tickets/y.ts'),
+          "import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';\nexport { QueryRunner } from 'typeorm';",
+        ],
+        [at('tickets/migrations/mysql/1-x.ts'), "import type { MigrationInterface, QueryRunner } from 'typeorm';"],
+        [at('tickets/ticket.entity.ts'), "import { Column, Entity } from 'typeorm';"],
+        [at('database/sql.ts'), "import type { DataSource } from 'typeorm';\nimport Database from 'better-sqlite3';"],
+        [at('auth/hits.spec.ts'), "import Database from 'better-sqlite3';"],
+      ]),
+    );
+    expect(found).toEqual([
+      'auth/hits.ts imports better-sqlite3',
+      'auth/hits.ts imports mysql2/promise',
+      'auth/auth.module.ts imports DataSource from typeorm',
+      'tickets/x.ts imports EntityManager from typeorm',
+      'tickets/x.ts imports Repository from typeorm',
+      'tickets/y.ts imports InjectRepository from @nestjs/typeorm',
+      'tickets/y.ts imports QueryRunner from typeorm',
+    ]);
+  });
+});
+
 describe('the folders of src/', () => {
   it('depend one way: no cycle, no import of the root, foundations free of features', () => {
     expect(layoutProblems(importsUnder(SRC))).toEqual([]);
@@ -108,6 +193,7 @@ describe('the folders of src/', () => {
       'data-source.ts',
       'users.cli.ts',
       'migrations.cli.ts',
+      'backup.cli.ts',
       'export-openapi.ts',
     ];
     const imported = new Set([...importsUnder(SRC).values()].flat().map((file) => relative(SRC, file)));

@@ -1,22 +1,17 @@
 import './refuse-unsupported-node.js';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { ConfigError, type DatabaseConfig, parseDatabaseUrl } from './config/app-config.js';
-import { buildDataSourceOptions, DEFAULT_POOL, ENTITY_FILES } from './database/database-options.js';
+import { ENTITY_FILES } from './database/database-options.js';
+import { formatted, mysqlChanges, sqliteChanges } from './database/migration-generator.js';
 import { MIGRATIONS } from './features.js';
 import {
-  type GeneratedQueries,
   kebabCase,
   migrationList,
   migrationListName,
   migrationSource,
   registerMigration,
-  withMysqlCharset,
 } from './database/migration-files.js';
 
 const USAGE = `Usage: npm run migration:generate -- <feature> <Name>
@@ -26,56 +21,19 @@ and a scratch MySQL database (MIGRATION_MYSQL_URL, default mysql://root@127.0.0.
 afterwards), and writes one migration per driver under the same name and timestamp into
 src/<feature>/migrations/{sqlite,mysql}/, registered in src/<feature>/<feature>.migrations.ts
 (created when the feature has none yet: then add its list to the feature's line in
-src/features.ts). MySQL tables get utf8mb4 with binary collation.`;
+src/features.ts). MySQL tables get utf8mb4 with binary collation.
+
+A changed column keeps its values: MySQL modifies it in place, SQLite rebuilds the table with
+its rows; NULLs get the new default before a column becomes NOT NULL; a narrower text column is
+checked against the rows when the migration runs. What no generated statement can do safely (a
+dropped or renamed column, a narrower integer, another change of type, NOT NULL without a
+default) is refused, naming the migration to write by hand. Without a MySQL server, the SQLite
+migration is written (not yet registered) and running the command again with a server writes
+both.
+
+Exit codes: 0 written or nothing to do, 1 refused or MySQL missing, 2 usage error.`;
 
 const SRC = import.meta.dirname;
-
-/**
- * The statements that bring a database built by the migrations up to the entities. On a MariaDB
- * server TypeORM must be told so: it reads MariaDB's column defaults (a nullable column's is the
- * text NULL) only under its `mariadb` type, and otherwise proposes to change every such column.
- */
-async function schemaChanges(database: DatabaseConfig, mariadb = false): Promise<GeneratedQueries> {
-  const options = buildDataSourceOptions(database, true, DEFAULT_POOL, MIGRATIONS);
-  const dataSource = new DataSource(
-    mariadb && options.type === 'mysql'
-      ? { ...options, type: 'mariadb', entities: [ENTITY_FILES] }
-      : { ...options, entities: [ENTITY_FILES] },
-  );
-  await dataSource.initialize();
-  try {
-    const { upQueries, downQueries } = await dataSource.driver.createSchemaBuilder().log();
-    return { up: upQueries.map((query) => query.query), down: downQueries.reverse().map((query) => query.query) };
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-async function sqliteChanges(): Promise<GeneratedQueries> {
-  const dir = mkdtempSync(join(tmpdir(), 'museum-migration-'));
-  try {
-    return await schemaChanges({ type: 'sqlite', path: join(dir, 'scratch.sqlite') });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function mysqlChanges(serverUrl: string): Promise<GeneratedQueries> {
-  const name = `museum_migration_${randomBytes(4).toString('hex')}`;
-  const server = parseDatabaseUrl(`${serverUrl.replace(/\/+$/, '')}/${name}`, 'MIGRATION_MYSQL_URL');
-  if (server.type !== 'mysql') throw new ConfigError('MIGRATION_MYSQL_URL', 'must be a mysql:// URL');
-  const admin = new DataSource({ ...buildDataSourceOptions({ ...server, database: 'mysql' }), logging: false });
-  await admin.initialize();
-  try {
-    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-    const [{ version }] = (await admin.query('SELECT VERSION() AS version')) as { version: string }[];
-    const changes = await schemaChanges(server, /mariadb/i.test(version));
-    return { up: changes.up.map(withMysqlCharset), down: changes.down };
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await admin.destroy();
-  }
-}
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [feature, name] = argv;
@@ -88,36 +46,68 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 2;
   }
   Logger.overrideLogger(['warn', 'error', 'fatal']);
-  const [sqlite, mysql] = [
-    await sqliteChanges(),
-    await mysqlChanges(env.MIGRATION_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306'),
-  ];
-  if (sqlite.up.length === 0 && mysql.up.length === 0) {
+  const mysqlUrl = env.MIGRATION_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+  const sqlite = await sqliteChanges([ENTITY_FILES], MIGRATIONS);
+  const mysql = await mysqlChanges(mysqlUrl, [ENTITY_FILES], MIGRATIONS);
+  const refusals = [...new Set([...sqlite.refusals, ...(mysql.kind === 'changes' ? mysql.refusals : [])])];
+  if (refusals.length > 0) {
+    process.stderr.write(
+      `Nothing written: these changes would lose data.\n${refusals.map((r) => `- ${r}\n`).join('')}`,
+    );
+    return 1;
+  }
+  if (sqlite.queries.up.length === 0 && (mysql.kind === 'unreachable' || mysql.queries.up.length === 0)) {
     process.stdout.write(
-      'No changes: the entities match what the migrations build, on both databases. Nothing written.\n',
+      mysql.kind === 'unreachable'
+        ? `No changes on SQLite; MySQL not compared (no server at ${mysqlUrl}: ${mysql.reason}). Nothing written.\n`
+        : 'No changes: the entities match what the migrations build, on both databases. Nothing written.\n',
     );
     return 0;
   }
-  const timestamp = Date.now();
+  const folder = (driver: string): string => join(SRC, feature, 'migrations', driver);
+  const timestamp = unpairedTimestamp(folder('sqlite'), folder('mysql'), kebabCase(name)) ?? Date.now();
   const file = `${timestamp}-${kebabCase(name)}.ts`;
+  const written: string[] = [];
   for (const driver of ['sqlite', 'mysql'] as const) {
-    mkdirSync(join(SRC, feature, 'migrations', driver), { recursive: true });
-    writeFileSync(
-      join(SRC, feature, 'migrations', driver, file),
-      migrationSource(name, timestamp, driver === 'sqlite' ? sqlite : mysql),
+    const queries = driver === 'sqlite' ? sqlite.queries : mysql.kind === 'changes' ? mysql.queries : undefined;
+    if (queries === undefined) continue;
+    mkdirSync(folder(driver), { recursive: true });
+    const path = join(folder(driver), file);
+    writeFileSync(path, formatted(migrationSource(name, timestamp, queries), path));
+    written.push(`src/${feature}/migrations/${driver}/${file}`);
+  }
+  if (mysql.kind === 'unreachable') {
+    process.stdout.write(
+      `Wrote ${written[0]} (not registered yet).\n` +
+        // One line: what the MySQL migration needs.
+        `MySQL: not written, no server at ${mysqlUrl} (${mysql.reason}); the MySQL migration needs one: ` +
+        'start it (or set MIGRATION_MYSQL_URL) and run this command again, which writes both under this ' +
+        'timestamp and registers them.\n',
     );
+    return 1;
   }
   const list = join(SRC, feature, `${feature}.migrations.ts`);
   const created = !existsSync(list);
   if (created) writeFileSync(list, migrationList(feature));
-  writeFileSync(list, registerMigration(readFileSync(list, 'utf8'), name, timestamp));
+  writeFileSync(list, formatted(registerMigration(readFileSync(list, 'utf8'), name, timestamp), list));
   process.stdout.write(
-    `Wrote src/${feature}/migrations/sqlite/${file} and src/${feature}/migrations/mysql/${file}, ` +
-      `registered in src/${feature}/${feature}.migrations.ts.\n` +
+    `Wrote ${written.join(' and ')}, registered in src/${feature}/${feature}.migrations.ts.\n` +
       (created ? `Add \`migrations: ${migrationListName(feature)}\` to ${feature}'s line in src/features.ts.\n` : '') +
       'Review both, then run the tests: each migration runs on its own database there.\n',
   );
   return 0;
+}
+
+/**
+ * The timestamp of a SQLite migration named `file` that has no MySQL twin yet (written when no
+ * MySQL server answered), so that the next run writes the pair under it.
+ */
+function unpairedTimestamp(sqlite: string, mysql: string, file: string): number | undefined {
+  if (!existsSync(sqlite)) return undefined;
+  const unpaired = readdirSync(sqlite).find(
+    (entry) => entry.endsWith(`-${file}.ts`) && /^\d{13}-/.test(entry) && !existsSync(join(mysql, entry)),
+  );
+  return unpaired === undefined ? undefined : Number(unpaired.slice(0, 13));
 }
 
 process.exitCode = await main(process.argv.slice(2), process.env);

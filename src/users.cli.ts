@@ -3,12 +3,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { DataSource } from 'typeorm';
 import { createPino, PinoLoggerService } from './common/logging/pino-logger.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
-import { buildDataSourceOptions, DEFAULT_POOL } from './database/database-options.js';
-import { Sql } from './database/sql.js';
-import { WriteHealth } from './database/write-health.js';
+import { openStandaloneSql, type StandaloneSql } from './database/standalone-sql.js';
 import { MIGRATIONS } from './features.js';
 import { PasswordHasher } from './auth/password-hasher.js';
 import { isRole, type Role, ROLES } from './auth/roles.js';
@@ -48,15 +45,12 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
-  let dataSource: DataSource | undefined;
+  let database: StandaloneSql | undefined;
   try {
     const { username, json, role } = parseArguments(command, args);
     const config = loadConfig(env);
-    dataSource = new DataSource(
-      buildDataSourceOptions(config.database, config.runMigrations, DEFAULT_POOL, MIGRATIONS),
-    );
-    await dataSource.initialize();
-    const users = new UsersService(new UsersRepository(new Sql(dataSource, new WriteHealth())), new PasswordHasher());
+    database = await openStandaloneSql(config.database, config.runMigrations, MIGRATIONS);
+    const users = new UsersService(new UsersRepository(database.sql), new PasswordHasher());
     switch (command) {
       case 'add':
         await users.add(username, await readPassword(`Password for ${username}: `), role);
@@ -103,7 +97,7 @@ export async function runUsersCli(argv: string[], env: NodeJS.ProcessEnv): Promi
     process.stderr.write(`Database error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 3;
   } finally {
-    if (dataSource?.isInitialized) await dataSource.destroy();
+    await database?.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import { suiteDate, useMuseumClock } from './helpers/clock.js';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import request, { type Response } from 'supertest';
@@ -169,6 +170,19 @@ describe('public read on', () => {
     const first = await request(t.baseUrl).get(path);
     expectStatus(first, 200);
     const tag = first.headers.etag as string;
+    // Opaque: keyed, so no one recomputes it from a guessed version and tickets sold.
+    const stored = await request(t.baseUrl)
+      .get(`/special-events/${event.eventId as string}`)
+      .set('Authorization', AUTH);
+    const [version, ticketsSold] = (stored.headers.etag as string)
+      .slice(1, -1)
+      .split('-')
+      .map((part) => parseInt(part, 36));
+    const unkeyed = createHash('sha256')
+      .update(`\n${event.eventId as string} ${version} ${ticketsSold}`)
+      .digest('base64url');
+    expect(tag).toMatch(/^"l[A-Za-z0-9_-]{22}"$/);
+    expect(tag).not.toBe(`"l${unkeyed.slice(0, 22)}"`);
     const again = await request(t.baseUrl).get(path).set('If-None-Match', tag);
     expectStatus(again, 304);
     expect(again.text ?? '').toBe('');
@@ -234,6 +248,13 @@ describe('public read on', () => {
     const authenticated = await request(t.baseUrl).get(path).set('Authorization', AUTH);
     // Different bytes, different tags: no cache can answer one with the other's 304.
     expect(authenticated.headers.etag).not.toBe(res.headers.etag);
+    // Opaque: the public tag names neither the version nor the tickets sold (which, beside
+    // ticketsAvailable, would give the capacity), and a HEAD answers the same tag.
+    const [version, sold] = (authenticated.headers.etag as string).slice(1, -1).split('-');
+    expect(res.headers.etag).toMatch(/^"p[A-Za-z0-9_-]{22}"$/);
+    expect(res.headers.etag).not.toContain(version);
+    expect(res.headers.etag).not.toMatch(new RegExp(`-${sold}"$`));
+    expect((await request(t.baseUrl).head(path)).headers.etag).toBe(res.headers.etag);
     const notModified = await request(t.baseUrl)
       .get(path)
       .set('If-None-Match', res.headers.etag as string);
@@ -469,6 +490,23 @@ describe('public read: the rate limit', () => {
       await request(t.baseUrl).get('/special-events').set(from('203.0.113.7', '10.9.9.9')).set('Authorization', AUTH),
       200,
     );
+  });
+
+  it('counts an IPv6 client by its /64: other addresses of that /64 are refused, another /64 is served', async () => {
+    const from = (client: string) => ({ 'X-Forwarded-For': client });
+    for (let i = 1; i <= 5; i++) {
+      expectStatus(await request(t.baseUrl).get('/special-events').set(from('2001:db8:7:7::1')), 200);
+    }
+    // One subscriber holds all 2^64 addresses of its /64: a new one is the same client.
+    for (const address of ['2001:db8:7:7::2', '2001:db8:7:7:ffff:ffff:ffff:ffff', '2001:db8:7:7:1234::9']) {
+      expectProblem(await request(t.baseUrl).get('/special-events').set(from(address)), 429, '/special-events');
+    }
+    expectStatus(await request(t.baseUrl).get('/special-events').set(from('2001:db8:7:8::1')), 200);
+    // IPv4 stays per address.
+    for (let i = 1; i <= 5; i++) {
+      expectStatus(await request(t.baseUrl).get('/special-events').set(from('198.51.100.21')), 200);
+    }
+    expectStatus(await request(t.baseUrl).get('/special-events').set(from('198.51.100.22')), 200);
   });
 });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { CredentialCache } from '../src/auth/credential-cache.js';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { UsersRepository } from '../src/auth/users.repository.js';
 import { UsersService } from '../src/auth/users.service.js';
@@ -136,26 +137,47 @@ describe('a change made elsewhere is in force within a second, with the default 
     const elsewhere = new UsersService(t.app.get(UsersRepository), new PasswordHasher());
     const post = (authorization: string) =>
       request(t.baseUrl).post('/special-events').set('Authorization', authorization).send(validEvent());
+    // The barrier: this instance's credential cache told that users changed (CredentialsEpoch).
+    const cache = t.app.get(CredentialCache);
+    const expireAll = cache.expireAll.bind(cache);
+    let told: (() => void) | undefined;
+    vi.spyOn(cache, 'expireAll').mockImplementation(() => {
+      expireAll();
+      told?.();
+    });
     const run = async (change: () => Promise<void>, refusedWith: number, authorization: string) => {
       expectStatus(await post(authorization), 201);
       expectStatus(await post(authorization), 201); // now from the credential cache
-      // Requests keep coming while the change is made, as under load.
+      let toldAt = 0;
+      const toldNow = new Promise<void>((resolve) => {
+        told = () => {
+          toldAt ||= Date.now();
+          resolve();
+        };
+      });
+      // Requests keep coming while the change is made, as under load. Each one sent once the
+      // cache was told must be refused; the load stops once enough of them were answered.
       let stop = false;
       const late: number[] = [];
-      let changedAt = 0;
+      let afterTold = 0;
       const load = (async () => {
         while (!stop) {
-          const sentAt = Date.now();
+          const sentAfterTold = toldAt > 0;
           const res = await post(authorization);
-          if (changedAt > 0 && sentAt > changedAt + 1_000 && res.status !== refusedWith) late.push(res.status);
+          if (!sentAfterTold) continue;
+          afterTold++;
+          if (res.status !== refusedWith) late.push(res.status);
         }
       })();
       await change();
-      changedAt = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const changedAt = Date.now();
+      await toldNow;
+      while (afterTold < 10) await new Promise((resolve) => setImmediate(resolve));
       stop = true;
       await load;
       expect(late).toEqual([]);
+      // Told within a second of the change's commit (the epoch is read twice a second).
+      expect(toldAt - changedAt).toBeLessThan(1000);
       expect((await post(authorization)).status).toBe(refusedWith);
     };
     const user = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;

@@ -1066,4 +1066,15 @@ describe.each([
     }
     expect((await viaProxy(victim, AUTH)).status).toBe(201);
   });
+
+  it('counts an IPv6 guesser by its /64: a new address of that /64 is still refused, another /64 is not', async () => {
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await viaProxy(`2001:db8:5:5::${i}`, basicHeader(TEST_USER, `wrong-${rand()}`));
+      expectUnauthorized(asResponse(res), '/special-events');
+    }
+    const limited = await viaProxy('2001:db8:5:5:abcd::1', basicHeader(TEST_USER, `wrong-${rand()}`));
+    expect(limited.status).toBe(429);
+    const elsewhere = await viaProxy('2001:db8:5:6::1', basicHeader(TEST_USER, `wrong-${rand()}`));
+    expectUnauthorized(asResponse(elsewhere), '/special-events');
+  });
 });

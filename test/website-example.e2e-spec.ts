@@ -29,13 +29,19 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** The example's files, served as they are from 127.0.0.1 on a port of their own. */
-async function startSiteServer(): Promise<{ server: Server; origin: string }> {
+/**
+ * The example's files, served from 127.0.0.1 on a port of their own, with config.js written as a
+ * deployment writes it: the API's address, read when the page asks (the app starts later).
+ */
+async function startSiteServer(apiBase: () => string): Promise<{ server: Server; origin: string }> {
   const files = new Map<string, Buffer>();
   for (const name of await readdir(SITE)) files.set(`/${name}`, await readFile(join(SITE, name)));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
-    const file = files.get(path === '/' ? '/index.html' : path);
+    const file =
+      path === '/config.js'
+        ? Buffer.from(`window.MUSEUM_API_BASE = ${JSON.stringify(apiBase())};\n`)
+        : files.get(path === '/' ? '/index.html' : path);
     if (file === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
@@ -76,7 +82,7 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    site = await startSiteServer();
+    site = await startSiteServer(() => t.baseUrl);
   });
 
   // Public read on, and no CORS_ORIGINS: the site's origin is let in by public read alone.
@@ -122,7 +128,12 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
     });
     expectStatus(hours, 200);
     const tour = validEvent({ name: 'Dinosaur night tour', dates: [dayFromToday(10), dayFromToday(12)], capacity: 30 });
-    const talk = validEvent({ name: 'Curator talk: Roman glass', dates: [dayFromToday(11)] });
+    // A session: the museum's local time, shown as written, with its end from the duration.
+    const talk = validEvent({
+      name: 'Curator talk: Roman glass',
+      dates: [`${dayFromToday(11)}T18:30`],
+      durationMinutes: 60,
+    });
     const past = validEvent({ name: 'Already over', dates: [dayFromToday(-30)] });
     for (const event of [tour, talk, past]) {
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
@@ -148,7 +159,7 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') failures.push(message.text());
     });
-    await page.goto(`${site.origin}/index.html?api=${encodeURIComponent(t.baseUrl)}`);
+    await page.goto(`${site.origin}/index.html`);
     await page.locator('#events li').first().waitFor();
     await page.locator('#hours li').first().waitFor();
 
@@ -161,7 +172,11 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
     );
     expect(events).toEqual([
       { name: 'Dinosaur night tour', dates: expect.stringContaining(' · ') as unknown, seats: '28 seats left' },
-      { name: 'Curator talk: Roman glass', dates: expect.any(String) as unknown, seats: 'No booking limit' },
+      {
+        name: 'Curator talk: Roman glass',
+        dates: expect.stringMatching(/\d{4}, 18:30–19:30$/) as unknown,
+        seats: 'No booking limit',
+      },
     ]);
     const days = await page.locator('#hours li').evaluateAll((items) =>
       items.map((item) => ({
@@ -186,5 +201,53 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       expect(headers.cookie).toBeUndefined();
     }
     await page.close();
+  });
+
+  it('takes the API address from config.js only: an ?api=… on the link changes nothing', async () => {
+    const real = validEvent({ name: 'Mosaic workshop', dates: [dayFromToday(5)] });
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(real), 201);
+    // A decoy API that would list a forged notice under the museum's name, and counts its visitors.
+    let decoyRequests = 0;
+    const forged = [{ eventId: 'x', name: 'ALL EVENTS CANCELLED', dates: [dayFromToday(1)], ticketsAvailable: null }];
+    const decoy = createServer((_req, res) => {
+      decoyRequests++;
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+      res.end(JSON.stringify({ data: forged, items: forged, nextCursor: null }));
+    });
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    try {
+      const decoyOrigin = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}`;
+      const dataUrl = `data:application/json,${encodeURIComponent(JSON.stringify(forged))}#`;
+      for (const api of [decoyOrigin, dataUrl]) {
+        const page = await context.newPage();
+        // Routed requests skip the browser's cache, which holds the earlier test's lists.
+        await page.route(`${t.baseUrl}/**`, (route) => route.continue());
+        const apiHosts: string[] = [];
+        page.on('request', (sent) => {
+          if (
+            sent.url().startsWith('data:') ||
+            sent.url().startsWith(decoyOrigin) ||
+            sent.url().startsWith(t.baseUrl)
+          ) {
+            apiHosts.push(sent.url().startsWith(t.baseUrl) ? 'api' : 'other');
+          }
+        });
+        await page.goto(`${site.origin}/index.html?api=${encodeURIComponent(api)}`);
+        // Both lists settled, whatever they were read from.
+        for (const status of ['#events-status', '#hours-status']) {
+          await expect.poll(() => page.locator(status).textContent()).not.toMatch(/^Loading/);
+        }
+        const names = await page.locator('#events .name').allTextContents();
+        expect({ api, names }).toEqual({ api, names: expect.arrayContaining(['Mosaic workshop']) as unknown });
+        expect(names).not.toContain('ALL EVENTS CANCELLED');
+        expect(apiHosts.filter((host) => host === 'other')).toEqual([]);
+        expect(apiHosts.filter((host) => host === 'api').length).toBeGreaterThanOrEqual(2);
+        await page.close();
+      }
+      expect(decoyRequests).toBe(0);
+    } finally {
+      decoy.closeAllConnections();
+      await new Promise((resolve) => decoy.close(resolve));
+    }
   });
 });

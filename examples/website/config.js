@@ -1,3 +1,3 @@
-// The address of the museum's API (PUBLIC_READ=true there). An `api` query parameter on the
-// page's URL overrides it: index.html?api=http://localhost:3000
+// The address of the museum's API (PUBLIC_READ=true there), set when the site is deployed. It is
+// the only place the page takes it from: nothing in the page's URL changes it.
 window.MUSEUM_API_BASE = 'http://localhost:3000';

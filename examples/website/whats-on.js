@@ -7,10 +7,12 @@
   const EVENTS_SHOWN = 50;
   const DAYS_SHOWN = 7;
 
-  /** The API's address: ?api=… on this page's URL, else config.js, without a trailing slash. */
+  /**
+   * The API's address, from config.js only, without a trailing slash. Nothing in the page's own
+   * URL may choose it: a link could then make the museum's page show another server's text.
+   */
   function apiBase() {
-    const fromQuery = new URLSearchParams(window.location.search).get('api');
-    return (fromQuery || window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
+    return String(window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
   }
 
   /** Today as YYYY-MM-DD in the visitor's time zone. */
@@ -44,6 +46,24 @@
     return date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' });
   }
 
+  /** `HH:MM` plus `minutes`, on a 24-hour clock. */
+  function addMinutes(time, minutes) {
+    const total = (Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) + minutes) % 1440;
+    return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+  }
+
+  /**
+   * One date item as a visitor reads it: a date, or a session (`YYYY-MM-DDTHH:MM`, the museum's
+   * own local time, shown as written whatever the visitor's time zone) with its time, and its end
+   * when the event has a duration.
+   */
+  function formatItem(item, durationMinutes) {
+    const session = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/.exec(item);
+    if (!session) return formatDate(item);
+    const end = Number.isInteger(durationMinutes) ? `–${addMinutes(session[2], durationMinutes)}` : '';
+    return `${formatDate(session[1])}, ${session[2]}${end}`;
+  }
+
   /** What a visitor needs to know about the seats: how many are left, if the event counts them. */
   function seatsText(event) {
     if (event.ticketsAvailable === undefined) return 'No booking limit';
@@ -60,7 +80,9 @@
       const item = element('li');
       item.dataset.eventId = event.eventId;
       item.append(element('span', 'name', event.name));
-      item.append(element('span', 'dates', event.dates.map(formatDate).join(' · ')));
+      item.append(
+        element('span', 'dates', event.dates.map((date) => formatItem(date, event.durationMinutes)).join(' · ')),
+      );
       item.append(element('div', 'location', event.location));
       item.append(element('p', 'description', event.eventDescription));
       const seats = element('span', 'seats', seatsText(event));

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { DataSource } from 'typeorm';
 import { PublicAnswerCache } from '../common/http/public-answer-cache.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -71,9 +70,9 @@ import { ResetRegistry } from '../database/reset-registry.js';
     // for a limit that cannot apply.
     {
       provide: APP_GUARD,
-      inject: [APP_CONFIG, DataSource, Sql, Reflector],
-      useFactory: ({ publicRead }: AppConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) =>
-        publicRead.enabled ? new PublicReadThrottler(publicRead, dataSource, sql, reflector) : null,
+      inject: [APP_CONFIG, Sql, Reflector],
+      useFactory: ({ publicRead }: AppConfig, sql: Sql, reflector: Reflector) =>
+        publicRead.enabled ? new PublicReadThrottler(publicRead, sql, reflector) : null,
     },
     // After the Basic guard, so that it runs after authentication: anonymous callers get 401, never 403.
     { provide: APP_GUARD, useClass: RoleGuard },

@@ -4,7 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { ProblemException } from '../common/problem/problem.js';
 import { AuthMetrics } from './auth.metrics.js';
-import { BASIC_CHALLENGE, clientAddress, type AuthenticatedUser } from './basic.strategy.js';
+import { BASIC_CHALLENGE, type AuthenticatedUser } from './basic.strategy.js';
+import { clientAddress } from '../common/http/client-address.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
 import { HashGateBusyError } from './hash-gate.js';
@@ -131,12 +132,12 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     const retryAfter = this.limiter.retryAfterSeconds(address, username);
     if (retryAfter > 0) throw tooManyAttempts(retryAfter);
     if (cached !== undefined) {
-      if (cached.identity === null) {
+      if (cached === null) {
         this.limiter.begin(address, username);
         throw this.refuse();
       }
       this.limiter.succeeded(address, username);
-      request.user = cached.identity;
+      request.user = cached;
       return;
     }
     // Counted before the check starts, so that concurrent guesses count at once; but once per

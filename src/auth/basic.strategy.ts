@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
+import { clientAddress } from '../common/http/client-address.js';
 import { BasicStrategy as HttpBasicStrategy } from 'passport-http';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import type { Role } from './roles.js';
@@ -9,10 +10,8 @@ export const BASIC_REALM = 'museum';
 /** RFC 7617 challenge; charset tells clients to send UTF-8 credentials. */
 export const BASIC_CHALLENGE = `Basic realm="${BASIC_REALM}", charset="UTF-8"`;
 
-/** The client's address as Express sees it (TRUST_PROXY decides whether a proxy may say). */
-export function clientAddress(request: Request): string {
-  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
-}
+/** The client as every limit counts it: see common/http/client-address.ts. */
+export { clientAddress };
 
 /** The authenticated caller, as `request.user`. */
 export interface AuthenticatedUser {

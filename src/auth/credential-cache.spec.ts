@@ -1,3 +1,4 @@
+import { freshText, reachableHeapBytes } from '../../test/helpers/retained-heap.js';
 import { type CachedIdentity, CredentialCache, type Verdict } from './credential-cache.js';
 
 const ALICE = { username: 'alice', role: 'editor' } as const;
@@ -337,5 +338,32 @@ describe('CredentialCache', () => {
         expect(key).not.toContain(part);
       }
     });
+  });
+});
+
+describe('CredentialCache memory', () => {
+  it('keeps no user name: refusals of long names pin none of their bytes', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 4_000 });
+    const before = reachableHeapBytes();
+    // 4,000 refused credentials, each with its own 12,000-character name, as requests parse them.
+    for (let i = 0; i < 4_000; i++) {
+      const username = freshText(12_000, i);
+      await cache.resolve(cache.keyOf({ username, password: 'wrong' }), username, () =>
+        Promise.resolve(verdict(null, null)),
+      );
+    }
+    const kept = reachableHeapBytes() - before;
+    expect(cache.size).toBe(4_000);
+    // The names alone are 48 MB; 4,000 entries of two digests each are well under 4 MB.
+    expect(kept).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it('still forgets a refused name once that user is created', async () => {
+    const cache = new CredentialCache({ ttlMs: TTL, maxEntries: 10 });
+    const key = cache.keyOf({ username: 'dana', password: 'pw' });
+    await cache.resolve(key, 'dana', () => Promise.resolve(verdict(null, null)));
+    expect(cache.peek(key)).toBeNull();
+    cache.invalidateUser('dana');
+    expect(cache.peek(key)).toBeUndefined();
   });
 });

@@ -17,7 +17,8 @@ export interface Verdict {
 
 interface Entry {
   readonly verdict: Verdict;
-  readonly username: string;
+  /** `fingerprint` of the user name the credentials gave: fixed-size, whatever was sent. */
+  readonly user: string;
   readonly expiresAt: number;
 }
 
@@ -48,14 +49,19 @@ export interface CredentialCacheOptions {
  *   credentials and doubled the process's RSS for a moment.
  * - Refusals are cached too, so repeating the same wrong credentials costs no new hash.
  * - Concurrent lookups of the same uncached credentials share one computation (single-flight).
+ * - Nothing kept is as long as what was sent: entries and checks in flight know their user by a
+ *   fingerprint of the name, so `maxEntries` bounds the bytes too, however long a refused name.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inFlight = new Map<
     string,
-    { readonly username: string; readonly computation: Promise<CachedIdentity> }
+    { readonly user: string; readonly computation: Promise<CachedIdentity> }
   >();
-  /** Bumped by every invalidation; a computation that started before it is not cached. */
+  /**
+   * Bumped by every invalidation, by the user's fingerprint; a computation that started before it
+   * is not cached. Only invalidateUser adds to it: users changed by an administrator.
+   */
   private readonly generations = new Map<string, number>();
   /** As `generations`, for every user at once (expireAll). */
   private globalGeneration = 0;
@@ -95,19 +101,20 @@ export class CredentialCache {
     const pending = this.inFlight.get(key);
     if (pending) return pending.computation;
 
-    const generation = this.generations.get(username) ?? 0;
+    const user = this.fingerprint(username);
+    const generation = this.generations.get(user) ?? 0;
     const globalGeneration = this.globalGeneration;
     const computation = compute(this.entries.get(key)?.verdict)
       .then((verdict) => {
-        if ((this.generations.get(username) ?? 0) === generation && this.globalGeneration === globalGeneration) {
-          this.store(key, username, verdict);
+        if ((this.generations.get(user) ?? 0) === generation && this.globalGeneration === globalGeneration) {
+          this.store(key, user, verdict);
         }
         return verdict.identity;
       })
       .finally(() => {
         if (this.inFlight.get(key)?.computation === computation) this.inFlight.delete(key);
       });
-    this.inFlight.set(key, { username, computation });
+    this.inFlight.set(key, { user, computation });
     return computation;
   }
 
@@ -116,17 +123,12 @@ export class CredentialCache {
    * undefined when there is none or it expired (the credentials must be checked).
    */
   peek(key: string): CachedIdentity | undefined {
-    return this.lookup(key)?.identity;
-  }
-
-  /** As `peek`, with the user name the cached credentials gave. */
-  lookup(key: string): { identity: CachedIdentity; username: string } | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.expiresAt <= this.now()) return undefined;
     // Re-inserting keeps the Map in least-recently-used order.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return { identity: entry.verdict.identity, username: entry.username };
+    return entry.verdict.identity;
   }
 
   /**
@@ -143,13 +145,14 @@ export class CredentialCache {
 
   /** Forgets every outcome, positive or negative, for credentials naming `username`. */
   invalidateUser(username: string): void {
-    this.generations.set(username, (this.generations.get(username) ?? 0) + 1);
+    const user = this.fingerprint(username);
+    this.generations.set(user, (this.generations.get(user) ?? 0) + 1);
     for (const [key, entry] of this.entries) {
-      if (entry.username === username) this.entries.delete(key);
+      if (entry.user === user) this.entries.delete(key);
     }
     // Later callers must not join a check that may have read the old password.
     for (const [key, pending] of this.inFlight) {
-      if (pending.username === username) this.inFlight.delete(key);
+      if (pending.user === user) this.inFlight.delete(key);
     }
   }
 
@@ -157,10 +160,10 @@ export class CredentialCache {
     return this.entries.size;
   }
 
-  private store(key: string, username: string, verdict: Verdict): void {
+  private store(key: string, user: string, verdict: Verdict): void {
     if (this.options.ttlMs <= 0) return;
     this.entries.delete(key);
-    this.entries.set(key, { verdict, username, expiresAt: this.now() + this.options.ttlMs });
+    this.entries.set(key, { verdict, user, expiresAt: this.now() + this.options.ttlMs });
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);

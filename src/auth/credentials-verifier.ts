@@ -26,11 +26,11 @@ export class CredentialsVerifier {
 
   /**
    * The cached verdict for presented credentials, without any work beyond their one keyed hash:
-   * the user and the user name the credentials gave (null user when these exact credentials were
-   * refused), or undefined when they must be checked.
+   * the user (null when these exact credentials were refused), or undefined when they must be
+   * checked.
    */
-  cached(presented: PresentedCredentials): { identity: CachedIdentity; username: string } | undefined {
-    return this.cache.lookup(presented.key);
+  cached(presented: PresentedCredentials): CachedIdentity | undefined {
+    return this.cache.peek(presented.key);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { freshText, reachableHeapBytes } from '../../test/helpers/retained-heap.js';
 import { FailureLimiter, type FailureLimiterOptions } from './failure-limiter.js';
 
 const WINDOW = 60_000;
@@ -147,5 +148,28 @@ describe('FailureLimiter.attemptsLeft', () => {
     expect(target.attemptsLeft(B, 'alice')).toBe(3);
     time.advance(WINDOW);
     expect(target.attemptsLeft(A, 'alice')).toBe(3);
+  });
+});
+
+describe('FailureLimiter memory', () => {
+  it('keeps fixed-size entries: long user names from many addresses pin none of their bytes', () => {
+    const target = limiter({ limit: 5, addressLimit: 5, maxEntries: 4_000, now: clock().now });
+    const before = reachableHeapBytes();
+    // 4,000 addresses, each with its own 12,000-character name, as 4,000 requests parse them.
+    for (let i = 0; i < 4_000; i++) {
+      const address = `198.18.${i >> 8}.${i & 255}`;
+      target.begin(address, freshText(12_000, i));
+      target.succeeded(address, freshText(12_000, i));
+    }
+    const kept = reachableHeapBytes() - before;
+    expect(target.entries).toBe(12_000);
+    // The names alone are 48 MB; three small entries per address are well under 4 MB.
+    expect(kept).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it('forgets the oldest entries beyond maxEntries, whatever the addresses and names', () => {
+    const target = limiter({ maxEntries: 100, now: clock().now });
+    for (let i = 0; i < 1_000; i++) target.begin(`198.18.0.${i}`, freshText(100, i));
+    expect(target.entries).toBeLessThanOrEqual(200);
   });
 });

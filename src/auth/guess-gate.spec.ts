@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { FailureLimiter } from './failure-limiter.js';
 import { GuessGate } from './guess-gate.js';
 
@@ -58,9 +59,33 @@ describe('GuessGate', () => {
         ),
       ),
     );
-    expect(lookups).toBe(3);
+    // Three counted and answered as wrong; the seven past the limit looked up uncounted, limited.
+    expect(lookups).toBe(10);
+    expect(results.filter((result) => result.kind === 'checked')).toHaveLength(3);
     expect(results.filter((result) => result.kind === 'limited')).toHaveLength(7);
     expect(limiter.retryAfterSeconds(A, 'door')).toBeGreaterThan(0);
+  });
+
+  it('past the limit, a right answer is still checked and a wrong one limited, and neither counts', async () => {
+    const { gate: target, limiter } = gate(3);
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const guess = (known: boolean) =>
+      target.check(
+        A,
+        'door',
+        () => Promise.resolve(known),
+        (value) => !value,
+      );
+    for (let i = 0; i < 3; i++) expect(await guess(false)).toEqual({ kind: 'checked', value: false });
+    // The failure that brought the limit on was logged at warn level, once.
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatchObject({ client: A, name: 'door', retryAfterSeconds: 60 });
+    expect(await guess(true)).toEqual({ kind: 'checked', value: true });
+    expect(await guess(false)).toEqual({ kind: 'limited', retryAfterSeconds: 60 });
+    expect(await guess(true)).toEqual({ kind: 'checked', value: true });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(limiter.attemptsLeft(A, 'door')).toBe(0);
+    warn.mockRestore();
   });
 
   it('a waiting check starts when a known answer frees a turn, in arrival order', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { FailureLimiter } from './failure-limiter.js';
 
 /** What `GuessGate.check` found: the lookup's own result, or that the guesser must wait. */
@@ -13,20 +14,28 @@ interface Lane {
 /**
  * Runs lookups of a secret someone may be guessing (a ticket's confirmation code) so that only
  * those that turn out wrong count as failures (FailureLimiter), and yet a burst of concurrent
- * guesses cannot all start before the first one fails: per address and name, no more lookups run
- * at once than that name has failures left before the limit. Others wait for a running one to end,
- * then start if its answer was right (nothing counted), or get the limiter's answer once the
- * failures reach the limit. So right answers never meet a 429 however many arrive at once, and of
- * any number of concurrent wrong ones exactly as many as the limit allows are looked up.
+ * guesses cannot all start before the first one fails: per address and name, no more counted
+ * lookups run at once than that name has failures left before the limit. Others wait for a running
+ * one to end, then start if its answer was right (nothing counted), or go on as limited once the
+ * failures reach the limit.
+ *
+ * The limit slows wrong answers only: a limited check is still looked up, without counting, and a
+ * right answer is returned as any other (a door whose scanner misread a few codes must still
+ * admit every valid ticket; a code of 128 random bits is not guessed anyway), while a wrong one is
+ * `limited`. So right answers never meet a 429, and of any number of concurrent wrong ones exactly
+ * as many as the limit allows are answered as wrong, the rest as limited. The moment a name's
+ * failures reach the limit is logged at warn level, once per window.
  */
 export class GuessGate {
+  private readonly logger = new Logger('GuessGate');
   private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly limiter: FailureLimiter) {}
 
   /**
-   * Runs `lookup` when `name` may still fail from `address`, and counts a failure when
-   * `failed(value)` says its value is one. A rejected lookup counts nothing.
+   * Runs `lookup`, and counts a failure when `failed(value)` says its value is one. Once `name`
+   * may fail no more from `address`, the lookup still runs, uncounted, and a failure is `limited`.
+   * A rejected lookup counts nothing.
    */
   async check<T>(
     address: string,
@@ -37,7 +46,7 @@ export class GuessGate {
     const key = `${address}\n${name}`;
     for (;;) {
       const retryAfterSeconds = this.limiter.retryAfterSeconds(address, name);
-      if (retryAfterSeconds > 0) return { kind: 'limited', retryAfterSeconds };
+      if (retryAfterSeconds > 0) return this.checkLimited(lookup, failed, retryAfterSeconds);
       let lane = this.lanes.get(key);
       if (lane === undefined) {
         lane = { inFlight: 0, waiting: [] };
@@ -53,11 +62,36 @@ export class GuessGate {
     }
     try {
       const value = await lookup();
-      if (failed(value)) this.limiter.begin(address, name);
+      if (failed(value)) this.fail(address, name);
       return { kind: 'checked', value };
     } finally {
       this.release(key, address, name);
     }
+  }
+
+  /** A check past the limit: looked up all the same, and only a failure is refused (uncounted). */
+  private async checkLimited<T>(
+    lookup: () => Promise<T>,
+    failed: (value: T) => boolean,
+    retryAfterSeconds: number,
+  ): Promise<Guess<T>> {
+    const value = await lookup();
+    return failed(value) ? { kind: 'limited', retryAfterSeconds } : { kind: 'checked', value };
+  }
+
+  /** Counts a failure, and warns when it is the one that brings the limit on. */
+  private fail(address: string, name: string): void {
+    this.limiter.begin(address, name);
+    if (this.limiter.attemptsLeft(address, name) > 0) return;
+    // Only the check that takes the last attempt left warns: those after it are limited.
+    const retryAfterSeconds = this.limiter.retryAfterSeconds(address, name);
+    if (retryAfterSeconds === 0) return;
+    this.logger.warn({
+      msg: 'Guess limit reached: wrong answers from this client are refused until the window ends; right ones are still admitted',
+      client: address,
+      name,
+      retryAfterSeconds,
+    });
   }
 
   /** Ends a lookup, and hands its turn on: to as many waiting checks as may run, or to all to be refused. */

@@ -1,14 +1,12 @@
-import Database from 'better-sqlite3';
-import type { DataSource } from 'typeorm';
 import { isRolledBack } from '../database/database-errors.js';
-import { sqliteConnectionOf } from '../database/driver-handles.js';
 import type { Sql } from '../database/sql.js';
+import type { ChannelStatement, UnflushedChannel } from '../database/unflushed-channel.js';
 
 /**
  * The public reads' rate count, the one place with its SQL (auth's users have theirs in
  * users.repository.ts). Its writes do not go through Sql's durable path on purpose: a count
  * needs no fsync (SQLite: a second connection with synchronous=NORMAL) and MySQL's count is read
- * back with LAST_INSERT_ID from the same statement.
+ * back with LAST_INSERT_ID from the same statement: both through Sql's channels for them.
  *
  * Where the anonymous reads are counted: the `public_read_hits` table, one row per window and
  * client address. `add` counts n reads with one atomic statement and returns the window's count
@@ -47,13 +45,12 @@ const SQLITE_LOCK_ATTEMPTS = 50;
  * share and nothing to flush: its counts go through the service's connection.
  */
 export class SqliteHitCounts implements HitCounts {
-  private own?: Database.Database;
-  private prepared?: { upsert: Database.Statement; begin: Database.Statement; commit: Database.Statement };
+  private prepared?: { upsert: ChannelStatement; begin: ChannelStatement; commit: ChannelStatement };
   private queue: PendingHit[] = [];
   private scheduled = false;
   private attempts = 0;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly channel: UnflushedChannel) {}
 
   add(windowStart: number, address: string, n: number): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -67,13 +64,12 @@ export class SqliteHitCounts implements HitCounts {
 
   async dropBefore(windowStart: number): Promise<void> {
     if (this.statements() === undefined) return;
-    (this.own ?? sqliteConnectionOf(this.dataSource))?.prepare(DROP_SQL).run(windowStart);
+    this.channel.prepare(DROP_SQL).run(windowStart);
     return Promise.resolve();
   }
 
   close(): void {
-    this.own?.close();
-    this.own = undefined;
+    this.channel.close();
   }
 
   private readonly flush = (): void => {
@@ -101,8 +97,7 @@ export class SqliteHitCounts implements HitCounts {
       }
       statements.commit.run();
     } catch (error) {
-      const db = this.own ?? sqliteConnectionOf(this.dataSource);
-      if (db?.inTransaction) db.exec('ROLLBACK');
+      this.channel.rollbackOpenTransaction();
       for (const pending of batch) pending.reject(error);
       return;
     }
@@ -119,27 +114,18 @@ export class SqliteHitCounts implements HitCounts {
 
   /** The prepared statements, or undefined while the service's connection is inside a transaction. */
   private statements(): SqliteHitCounts['prepared'] {
-    const main = sqliteConnectionOf(this.dataSource);
-    if (main === undefined) throw new Error('The SQLite connection is not open');
     if (this.prepared === undefined) {
-      let db = main;
-      if (!main.memory) {
-        this.own = new Database(main.name, { timeout: 0 });
-        this.own.pragma('journal_mode = WAL');
-        this.own.pragma('synchronous = NORMAL');
-        db = this.own;
-      }
       this.prepared = {
-        upsert: db.prepare(
+        upsert: this.channel.prepare(
           'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, ?) ' +
             'ON CONFLICT (window_start, address) DO UPDATE SET hits = hits + ? RETURNING hits',
         ),
-        begin: db.prepare('BEGIN IMMEDIATE'),
-        commit: db.prepare('COMMIT'),
+        begin: this.channel.prepare('BEGIN IMMEDIATE'),
+        commit: this.channel.prepare('COMMIT'),
       };
     }
     // On the shared connection, a statement inside someone's open transaction would join it.
-    if (this.own === undefined && main.inTransaction) return undefined;
+    if (this.channel.wouldJoinOpenTransaction) return undefined;
     return this.prepared;
   }
 }
@@ -158,10 +144,7 @@ export class MysqlHitCounts implements HitCounts {
   private pending = new Map<string, PendingHit[]>();
   private scheduled = false;
 
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly sql: Sql,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
   add(windowStart: number, address: string, n: number): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -204,11 +187,11 @@ export class MysqlHitCounts implements HitCounts {
   private async count(windowStart: number, address: string, n: number): Promise<number> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = (await this.dataSource.query(
+        const result = await this.sql.writeReturningInsertId(
           'INSERT INTO public_read_hits (window_start, address, hits) VALUES (?, ?, ?) ' +
             'ON DUPLICATE KEY UPDATE hits = LAST_INSERT_ID(hits + ?)',
           [windowStart, address, n, n],
-        )) as { affectedRows: number; insertId: number };
+        );
         return result.affectedRows === 1 ? n : Number(result.insertId);
       } catch (error) {
         if (!isRolledBack(error) || attempt >= 3) throw error;
@@ -217,6 +200,6 @@ export class MysqlHitCounts implements HitCounts {
   }
 }
 
-export function hitCountsFor(dataSource: DataSource, sql: Sql): HitCounts {
-  return dataSource.options.type === 'mysql' ? new MysqlHitCounts(dataSource, sql) : new SqliteHitCounts(dataSource);
+export function hitCountsFor(sql: Sql): HitCounts {
+  return sql.isMysql ? new MysqlHitCounts(sql) : new SqliteHitCounts(sql.unflushedChannel());
 }

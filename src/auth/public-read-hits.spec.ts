@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { COUNT_WAIT_MS, SharedWindowCounts } from './public-read-hits.js';
+import { UnflushedChannel } from '../database/unflushed-channel.js';
 import { type HitCounts, SqliteHitCounts } from './public-read-hits.repository.js';
 
 /** What the table does, in a Map: the count of each window and address. */
@@ -156,8 +157,8 @@ describe('SqliteHitCounts', () => {
     first.pragma('journal_mode = WAL');
     first.exec(CREATE);
     const second = new Database(file);
-    const a = new SqliteHitCounts(sqliteDataSource(first));
-    const b = new SqliteHitCounts(sqliteDataSource(second));
+    const a = new SqliteHitCounts(new UnflushedChannel(sqliteDataSource(first)));
+    const b = new SqliteHitCounts(new UnflushedChannel(sqliteDataSource(second)));
     expect(await a.add(60_000, '192.0.2.1', 1)).toBe(1);
     expect(await b.add(60_000, '192.0.2.1', 1)).toBe(2);
     expect(await a.add(60_000, '192.0.2.1', 4)).toBe(6);
@@ -179,7 +180,7 @@ describe('SqliteHitCounts', () => {
     other.pragma('journal_mode = WAL');
     other.exec(CREATE);
     const main = new Database(file);
-    const counts = new SqliteHitCounts(sqliteDataSource(main));
+    const counts = new SqliteHitCounts(new UnflushedChannel(sqliteDataSource(main)));
     expect(await Promise.all([1, 2, 3, 4].map((n) => counts.add(0, 'a', n)))).toEqual([1, 3, 6, 10]);
     // Another process holds the write lock: the event loop is not blocked, and the count is made after.
     other.exec('BEGIN IMMEDIATE');
@@ -195,7 +196,7 @@ describe('SqliteHitCounts', () => {
   it('never joins a transaction left open on an in-memory connection, and counts once it ends', async () => {
     const db = new Database(':memory:');
     db.exec(CREATE);
-    const counts = new SqliteHitCounts(sqliteDataSource(db));
+    const counts = new SqliteHitCounts(new UnflushedChannel(sqliteDataSource(db)));
     db.exec('BEGIN');
     const counted = counts.add(0, 'a', 1);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,7 +1,6 @@
 import type { ExecutionContext, OnApplicationShutdown } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
-import type { DataSource } from 'typeorm';
 import type { Sql } from '../database/sql.js';
 import type { PublicReadConfig } from '../config/app-config.js';
 import type { Request } from 'express';
@@ -25,8 +24,8 @@ const NOT_COUNTED = Promise.resolve(true);
 export class PublicReadThrottler extends ThrottlerGuard implements OnApplicationShutdown {
   private readonly counts: SharedWindowCounts;
 
-  constructor(config: PublicReadConfig, dataSource: DataSource, sql: Sql, reflector: Reflector) {
-    const counts = new SharedWindowCounts(hitCountsFor(dataSource, sql));
+  constructor(config: PublicReadConfig, sql: Sql, reflector: Reflector) {
+    const counts = new SharedWindowCounts(hitCountsFor(sql));
     super(
       { throttlers: [{ limit: config.rateLimit, ttl: config.rateWindowMs }], setHeaders: false },
       counts,

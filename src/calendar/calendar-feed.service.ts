@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { CalendarEventStamps, type StampsVersion } from './calendar.repository.js';
 import {
@@ -28,7 +30,7 @@ export type FeedOutcome =
 const SLICE_MS = 10;
 
 /** The rendering's version, in every tag: raise it when the same events come to give other bytes. */
-const FEED_FORMAT = 2;
+const FEED_FORMAT = 3;
 
 /**
  * The feed of the events in a date range, built from what SpecialEventsModule exports: its list,
@@ -43,7 +45,13 @@ export class CalendarFeedService {
   constructor(
     private readonly events: SpecialEventsService,
     private readonly stamps: CalendarEventStamps,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.timeZone = config.museum.timeZone;
+  }
+
+  /** Where sessions' local times are (MUSEUM_TIME_ZONE): a part of every tag, as it decides their instants. */
+  private readonly timeZone: string;
 
   /**
    * The feed, or `not-modified` when `isCurrent` accepts its entity tag: that tag comes from the
@@ -56,7 +64,7 @@ export class CalendarFeedService {
       await this.events.list({ ...range, limit: 1 });
     }
     const version = await this.stamps.version();
-    const etag = feedEtag(range, version);
+    const etag = feedEtag(range, version, this.timeZone);
     if (isCurrent(etag)) return { kind: 'not-modified', etag };
     const release = await this.turns.take(signal);
     if (release === undefined) return { kind: 'abandoned' };
@@ -69,7 +77,7 @@ export class CalendarFeedService {
           readStamps: (eventIds) => this.stamps.read(eventIds),
           pause: async () => (await this.share.pause(), !signal.aborted),
         },
-        { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest },
+        { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest, timeZone: this.timeZone },
       );
     } finally {
       if (built === undefined) release();
@@ -85,8 +93,16 @@ export class CalendarFeedService {
  * build, never a stale calendar. The tag is read before the events, so a feed built while events
  * change carries the older tag, and the next revalidation fetches it again.
  */
-function feedEtag(range: FeedRange, version: StampsVersion): string {
-  const inputs = [FEED_FORMAT, PRODUCT_ID, FEED_EVENT_CAP, FEED_MAX_OCTETS, range.startDate ?? '', range.endDate ?? ''];
+function feedEtag(range: FeedRange, version: StampsVersion, timeZone: string): string {
+  const inputs = [
+    FEED_FORMAT,
+    PRODUCT_ID,
+    FEED_EVENT_CAP,
+    FEED_MAX_OCTETS,
+    timeZone,
+    range.startDate ?? '',
+    range.endDate ?? '',
+  ];
   const digest = createHash('sha256')
     .update(JSON.stringify([...inputs, version.count, version.latest, version.sum]))
     .digest();

@@ -109,15 +109,38 @@ export interface Vevent {
   readonly octets: number;
 }
 
-export function vevent(date: string, text: EventText): Vevent {
-  const head = [
-    'BEGIN:VEVENT',
-    contentLine('UID', `${text.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
-    `DTSTAMP:${text.stamp}`,
-    `DTSTART;VALUE=DATE:${basicDate(date)}`,
-    `DTEND;VALUE=DATE:${nextDay(date)}`,
-    '',
-  ].join(CRLF);
+/**
+ * A session's times: its start `HH:MM` (local, part of its UID) and its start and end as instants
+ * (epoch ms; the end only when the event has a duration).
+ */
+export interface SessionTimes {
+  readonly time: string;
+  readonly start: number;
+  readonly end?: number;
+}
+
+/**
+ * One VEVENT: all day on `date`, or with `session` from its start (to its end, when known) in UTC,
+ * which every calendar application reads without a VTIMEZONE. Without an end the session is an
+ * instant (RFC 5545, 3.6.1). A session's UID carries its time, so that two sessions of one day are
+ * two entries, and an all-day entry's UID stays what it always was.
+ */
+export function vevent(date: string, text: EventText, session?: SessionTimes): Vevent {
+  const when =
+    session === undefined
+      ? [
+          contentLine('UID', `${text.eventId}-${basicDate(date)}@${UID_DOMAIN}`),
+          `DTSTAMP:${text.stamp}`,
+          `DTSTART;VALUE=DATE:${basicDate(date)}`,
+          `DTEND;VALUE=DATE:${nextDay(date)}`,
+        ]
+      : [
+          contentLine('UID', `${text.eventId}-${basicDate(date)}T${session.time.replace(':', '')}@${UID_DOMAIN}`),
+          `DTSTAMP:${text.stamp}`,
+          `DTSTART:${utcDateTime(session.start)}`,
+          ...(session.end === undefined ? [] : [`DTEND:${utcDateTime(session.end)}`]),
+        ];
+  const head = ['BEGIN:VEVENT', ...when, ''].join(CRLF);
   const tail = `LAST-MODIFIED:${text.stamp}${CRLF}END:VEVENT${CRLF}`;
   return { head, lines: text.lines, tail, octets: head.length + text.lines.length + tail.length };
 }

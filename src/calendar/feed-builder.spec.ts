@@ -13,6 +13,8 @@ const event = (eventId: string, dates: string[], name = `Event ${eventId}`): Spe
   sortDate: dates[0] ?? '~',
   capacity: null,
   ticketsSold: 0,
+  durationMinutes: null,
+  capacityPerDate: null,
 });
 
 /** Pages of `size` events from `events`, the cursor being the index of the next page's first. */
@@ -163,6 +165,45 @@ describe('buildFeed, rendering', () => {
       'DTEND;VALUE=DATE:20250301',
       'DTSTART;VALUE=DATE:20261231',
       'DTEND;VALUE=DATE:20270101',
+    ]);
+  });
+
+  it('gives a session its start and end in UTC, from its local time in the museum time zone', async () => {
+    const tour: SpecialEvent = Object.assign(
+      event('t', ['2026-12-24T18:00', '2026-12-24T14:00', '2026-12-25', '2026-07-01T09:30']),
+      { durationMinutes: 90 },
+    );
+    const open = event('o', ['2026-12-24T10:00']);
+    const lines = await build(pagesOf([open, tour], 2), { limits: { timeZone: 'Europe/Amsterdam' } });
+    expect(uids(lines)).toEqual([
+      't-20260701T0930',
+      'o-20261224T1000',
+      't-20261224T1400',
+      't-20261224T1800',
+      't-20261225',
+    ]);
+    expect(lines.filter((line) => /^DT(START|END)/.test(line))).toEqual([
+      'DTSTART:20260701T073000Z',
+      'DTEND:20260701T090000Z',
+      // Without a duration, a session has a start only (RFC 5545: it ends when it starts).
+      'DTSTART:20261224T090000Z',
+      'DTSTART:20261224T130000Z',
+      'DTEND:20261224T143000Z',
+      'DTSTART:20261224T170000Z',
+      'DTEND:20261224T183000Z',
+      'DTSTART;VALUE=DATE:20261225',
+      'DTEND;VALUE=DATE:20261226',
+    ]);
+  });
+
+  it('keeps a date held all day beside its sessions, and the offset form all day as written', async () => {
+    const listed = [event('a', ['2026-12-24T18:00', '2026-12-24', '2026-12-26T18:00Z'])];
+    const lines = await build(pagesOf(listed, 1));
+    expect(uids(lines)).toEqual(['a-20261224', 'a-20261224T1800', 'a-20261226']);
+    expect(lines.filter((line) => line.startsWith('DTSTART'))).toEqual([
+      'DTSTART;VALUE=DATE:20261224',
+      'DTSTART:20261224T180000Z',
+      'DTSTART;VALUE=DATE:20261226',
     ]);
   });
 

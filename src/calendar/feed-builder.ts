@@ -1,4 +1,5 @@
 import { indexedDates } from '../domain/calendar-dates.js';
+import { eventDays, sessionStart } from '../domain/event-sessions.js';
 import type { SpecialEvent } from '../special-events/special-event.entity.js';
 import {
   FEED_EVENT_CAP,
@@ -46,6 +47,8 @@ export interface FeedLimits {
   readonly maxOctets: number;
   /** The stamp of an event without one: a time the feed's validator covers, so the bytes follow it. */
   readonly stampless: number;
+  /** The museum's time zone (MUSEUM_TIME_ZONE): where a session's local start time is. */
+  readonly timeZone?: string;
 }
 
 /** The size of the Buffers the VEVENTs are written into (one socket write each). */
@@ -57,8 +60,10 @@ const CHUNKS = new BufferPool(CHUNK_OCTETS, (FEEDS_AT_ONCE * FEED_MAX_OCTETS) / 
 const SLABS = new BufferPool(SLAB_OCTETS, (FEEDS_AT_ONCE * FEED_MAX_OCTETS) / SLAB_OCTETS);
 
 /**
- * The VCALENDAR of the events the list gives for `range`: one all-day VEVENT per ISO date in the
- * range, ordered by date then eventId, up to `cap` events and `maxOctets` of VEVENTs (the later
+ * The VCALENDAR of the events the list gives for `range`: per ISO date in the range, one all-day
+ * VEVENT, or when the event has sessions that date (`YYYY-MM-DDTHH:MM` items) one timed VEVENT
+ * per session instead (and the all-day one too if another item holds the date all day), ordered by
+ * date, eventId, then time, up to `cap` events and `maxOctets` of VEVENTs (the later
  * days left out, and the list read no further), events with no ISO date counted in
  * X-MUSEUM-SKIPPED-EVENTS (left out when the feed is cut at `maxOctets`).
  *
@@ -103,7 +108,7 @@ async function build(
     for (let next = waiting.peek(); next !== undefined; next = waiting.peek()) {
       if (frontier !== undefined && next.key > frontier) break;
       waiting.pop();
-      if (!output.add(vevent(next.date, next.text), limits.maxOctets)) {
+      if (!output.add(vevent(next.date, next.text, next.session), limits.maxOctets)) {
         full = true;
         truncated = `OCTETS=${limits.maxOctets}`;
         waiting.clear();
@@ -131,10 +136,19 @@ async function build(
       if (dates.length === 0) skipped++;
       const stamp = stamps.get(event.eventId) ?? limits.stampless;
       let text: EventText | undefined;
+      // Only an event with an item of a session's length (16) pays for telling sessions from all-day dates.
+      const days = event.dates.some((item) => item.length === 16) ? eventDays(event.dates) : undefined;
       for (const date of dates) {
         if (!withinRange(date, range)) continue;
         text ??= eventText(event, stamp, slabs.take);
-        waiting.push({ key: orderKey(date, event.eventId), date, text });
+        const key = orderKey(date, event.eventId);
+        const times = days?.sessions.get(date);
+        if (times === undefined || days?.allDay.has(date)) waiting.push({ key, date, text });
+        for (const time of times ?? []) {
+          const start = sessionStart({ date, time }, limits.timeZone ?? 'UTC');
+          const end = event.durationMinutes === null ? undefined : start + event.durationMinutes * 60_000;
+          waiting.push({ key: `${key} ${time}`, date, text, session: { time, start, end } });
+        }
       }
     }
     cursor = page.nextCursor;

@@ -1,10 +1,12 @@
-import type { EventText } from './calendar-feed.js';
+import type { EventText, SessionTimes } from './calendar-feed.js';
 
 /** One day of one event, waiting to be rendered. */
 export interface Occurrence {
-  /** The feed's order: `YYYY-MM-DD eventId`. */
+  /** The feed's order: `YYYY-MM-DD eventId`, and ` HH:MM` after it for a session. */
   readonly key: string;
   readonly date: string;
+  /** A session's times; absent for a day held all day. */
+  readonly session?: SessionTimes;
   /** The event's lines every one of its days shares, with its stamp. */
   readonly text: EventText;
 }

@@ -8,6 +8,12 @@ export interface PlaceRequest {
   readonly parameters: readonly unknown[];
   /** The row's limit and places taken as last read: a full row is refused without a write. */
   readonly asRead?: { readonly limit: number | null; readonly taken: number };
+  /**
+   * Conditional UPDATEs that take the same place from other bounds (an event's date), after the
+   * pool's: each must change a row, or nothing of the take is kept. They write rows only the
+   * pool's own takes write, after its row, so every take locks in the same order.
+   */
+  readonly also?: readonly SqlStatement[];
 }
 
 /**
@@ -33,7 +39,8 @@ export class Capacity {
     // the UPDATE could only refuse, as places taken never go down. No transaction, no turn.
     if (request.asRead && isFull(request.asRead.limit, request.asRead.taken)) return false;
     const guard = { sql: this.sqlOf(request.pool), parameters: [request.key, ...request.parameters] };
-    const take = async () => (await this.sql.transactionIf(guard, joined)) !== null;
+    const guards = request.also === undefined ? guard : [guard, ...request.also];
+    const take = async () => (await this.sql.transactionIf(guards, joined)) !== null;
     return request.pool.turns ? this.inTurn(request.pool, request.key, take) : take();
   }
 

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual([]);
     expect(config.runMigrations).toBe(true);
     expect(config.trustProxy).toBe(false);
+    expect(config.clientIpv6Prefix).toBe(64);
     expect(config.metricsEnabled).toBe(true);
     expect(config.museum).toEqual({ timeZone: 'UTC', generalAdmissionPrice: 25 });
     expect(config.shutdownGraceSeconds).toBe(10);
@@ -150,6 +151,9 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '11' }],
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'loopback, proxy.example.org' }],
+    ['CLIENT_IPV6_PREFIX', { CLIENT_IPV6_PREFIX: '0' }],
+    ['CLIENT_IPV6_PREFIX', { CLIENT_IPV6_PREFIX: '129' }],
+    ['CLIENT_IPV6_PREFIX', { CLIENT_IPV6_PREFIX: '/64' }],
     ['METRICS_ENABLED', { METRICS_ENABLED: 'disabled' }],
     ['SHUTDOWN_GRACE_SECONDS', { SHUTDOWN_GRACE_SECONDS: '-1' }],
     ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '99' }],
@@ -161,6 +165,11 @@ describe('loadConfig', () => {
     const error = configErrorOf(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads CLIENT_IPV6_PREFIX as a prefix length from 1 to 128', () => {
+    expect(loadConfig({ CLIENT_IPV6_PREFIX: '48' }).clientIpv6Prefix).toBe(48);
+    expect(loadConfig({ CLIENT_IPV6_PREFIX: '128' }).clientIpv6Prefix).toBe(128);
   });
 
   it('reads TRUST_PROXY as off, a hop count, or proxy addresses, subnets and Express names', () => {

@@ -104,6 +104,11 @@ export interface AppConfig {
    * proxies' addresses and subnets. Never "trust everything" (see `trustProxy`).
    */
   readonly trustProxy: TrustProxy;
+  /**
+   * How many leading bits of an IPv6 client address make one client for every limit (the public
+   * read limit, the failure limiter, the check-in guess limit): a subscriber's /64 by default.
+   */
+  readonly clientIpv6Prefix: number;
   /** Serve Prometheus metrics at GET /metrics (unauthenticated) and collect the HTTP ones. */
   readonly metricsEnabled: boolean;
   readonly auth: AuthConfig;
@@ -155,6 +160,7 @@ export function loadConfig(env: Env): AppConfig {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
+    clientIpv6Prefix: integer(env, 'CLIENT_IPV6_PREFIX', 64, 1, 128),
     metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_SECONDS', 60, 0, 86_400) * 1000,

@@ -164,6 +164,8 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'sort_date', type: 'varchar(10)', notnull: 1, pk: 0 },
       { name: 'capacity', type: 'INTEGER', notnull: 0, pk: 0 },
       { name: 'tickets_sold', type: 'INTEGER', notnull: 1, pk: 0 },
+      { name: 'duration_minutes', type: 'INTEGER', notnull: 0, pk: 0 },
+      { name: 'capacity_per_date', type: 'INTEGER', notnull: 0, pk: 0 },
     ]);
   });
 
@@ -172,6 +174,7 @@ describe('a real SQLite file with the migrations applied', () => {
     expect(columns.map(({ name, type, notnull, pk }) => ({ name, type, notnull, pk }))).toEqual([
       { name: 'event_date', type: 'varchar(10)', notnull: 1, pk: 1 },
       { name: 'event_id', type: 'varchar(36)', notnull: 1, pk: 2 },
+      { name: 'tickets_sold', type: 'INTEGER', notnull: 1, pk: 0 },
     ]);
     const indexes = (await dataSource.query(
       `SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name LIKE 'IDX_%' ORDER BY name`,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { mysqlPoolOf } from './driver-handles.js';
+import { Sql } from './sql.js';
 
 /** How long a scrape waits for the database to answer before reporting it down. */
 const PROBE_TIMEOUT_MS = 1000;
@@ -16,12 +17,14 @@ interface MysqlPoolInternals {
 
 /**
  * Database state, read when Prometheus scrapes (nothing runs between scrapes): `db_up` on every
- * database, from a `SELECT 1`; on MySQL also the connection pool of TypeORM's driver.
+ * database, from a `SELECT 1` through Sql, as every read goes; on MySQL also the connection pool
+ * of TypeORM's driver (driver-handles.ts).
  */
 @Injectable()
 export class DatabaseMetrics {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     registry: Registry,
   ) {
     const probe = (): Promise<number> => this.probe();
@@ -41,7 +44,7 @@ export class DatabaseMetrics {
     const timeout = new Promise<number>((resolve) => {
       timer = setTimeout(() => resolve(0), PROBE_TIMEOUT_MS);
     });
-    const query = this.dataSource.query('SELECT 1').then(
+    const query = this.sql.select('SELECT 1').then(
       () => 1,
       () => 0,
     );

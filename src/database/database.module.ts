@@ -12,6 +12,7 @@ import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
 import { WriteHealth } from './write-health.js';
+import { WriteSlots } from './write-slots.js';
 
 /**
  * Gives the MySQL pool what mysql2's lacks: an acquire timeout (see boundPoolAcquire), and no
@@ -62,6 +63,10 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource, writeHealth: WriteHealth, config: AppConfig) =>
             new Sql(dataSource, writeHealth, {
               batchDeadlineMs: config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs,
+              writeSlots: new WriteSlots(
+                WriteSlots.forPool(config.databasePool.size),
+                config.databasePool.acquireTimeoutMs,
+              ),
             }),
         },
       ],

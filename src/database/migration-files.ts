@@ -3,10 +3,9 @@
  * that both databases list the same migrations (database-options.spec.ts checks it).
  */
 
-export interface GeneratedQueries {
-  readonly up: readonly string[];
-  readonly down: readonly string[];
-}
+import type { GeneratedQueries, MigrationStep } from './migration-plan.js';
+
+export type { GeneratedQueries } from './migration-plan.js';
 
 /** TypeORM ends a MySQL CREATE TABLE with ENGINE=InnoDB; every table also gets utf8mb4, binary. */
 export function withMysqlCharset(query: string): string {
@@ -19,18 +18,33 @@ export function kebabCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
-function statements(queries: readonly string[]): string {
-  return queries
-    .map(
-      (query) =>
-        `    await queryRunner.query(\`${query.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${')}\`);`,
+/** A template literal holding `text` as it is. */
+function literal(text: string): string {
+  return `\`${text.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${')}\``;
+}
+
+function statements(steps: readonly MigrationStep[]): string {
+  return steps
+    .map((step) =>
+      typeof step === 'string'
+        ? `    await queryRunner.query(${literal(step)});`
+        : `    await refuseIf(queryRunner, ${literal(step.refuseIf)}, ${literal(step.because)});`,
     )
     .join('\n');
 }
 
-/** The source of one migration class. */
+const REFUSE_IF = `
+/** Stops the migration before it changes anything when \`count\` (a SELECT COUNT(*) AS n) finds rows. */
+async function refuseIf(queryRunner: QueryRunner, count: string, because: string): Promise<void> {
+  const [{ n }] = (await queryRunner.query(count)) as { n: number | string }[];
+  if (Number(n) > 0) throw new Error(\`\${String(n)} row(s) stop this migration: \${because}\`);
+}
+`;
+
+/** The source of one migration class (to be formatted by Prettier before it is written). */
 export function migrationSource(name: string, timestamp: number, queries: GeneratedQueries): string {
   const className = `${name}${timestamp}`;
+  const guarded = [...queries.up, ...queries.down].some((step) => typeof step !== 'string');
   return `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ${className} implements MigrationInterface {
@@ -44,7 +58,7 @@ ${statements(queries.up)}
 ${statements(queries.down)}
   }
 }
-`;
+${guarded ? REFUSE_IF : ''}`;
 }
 
 /** `museum-hours` → `MUSEUM_HOURS_MIGRATIONS`: the name of a feature's list of migrations. */

@@ -74,4 +74,31 @@ describe('Sql: every write reports to WriteHealth', () => {
       expect(health.failingRecently()).toBe(false);
     }
   });
+
+  it('transactionIf with several guards: a later one that changes no row undoes the earlier ones, alone', async () => {
+    await sql.execute('CREATE TABLE guard_scratch (id varchar(8) PRIMARY KEY, n integer NOT NULL)', []);
+    await sql.execute("INSERT INTO guard_scratch (id, n) VALUES ('a', 0), ('b', 0)", []);
+    const bump = (id: string) => ({ sql: 'UPDATE guard_scratch SET n = n + 1 WHERE id = ?', parameters: [id] });
+    const mark = (id: string) => ({ sql: 'INSERT INTO guard_scratch (id, n) VALUES (?, 0)', parameters: [id] });
+    const counts = async () =>
+      Object.fromEntries(
+        (await sql.select<{ id: string; n: number }>('SELECT id, n FROM guard_scratch ORDER BY id')).map((row) => [
+          row.id,
+          row.n,
+        ]),
+      );
+    // In one group commit: the refused one (its first guard's change undone, `then` never run)
+    // beside one whose guards both change their rows.
+    const [refused, taken] = await Promise.all([
+      sql.transactionIf([bump('a'), bump('missing')], [mark('c')]),
+      sql.transactionIf([bump('b'), bump('a')], [mark('d')]),
+    ]);
+    expect(refused).toBeNull();
+    expect(taken).toEqual([1]);
+    expect(await counts()).toEqual({ a: 1, b: 1, d: 0 });
+    // The first guard changing nothing: null at once, as with one guard.
+    await expect(sql.transactionIf([bump('missing'), bump('a')], [mark('e')])).resolves.toBeNull();
+    expect(await counts()).toEqual({ a: 1, b: 1, d: 0 });
+    expect(health.failingRecently()).toBe(false);
+  });
 });

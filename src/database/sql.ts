@@ -7,7 +7,9 @@ import { sqliteConnectionOf } from './driver-handles.js';
 import { readBinary } from './mysql-binary-reads.js';
 import { assertSqliteWritable } from './sqlite-availability.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { UnflushedChannel } from './unflushed-channel.js';
 import type { WriteHealth } from './write-health.js';
+import type { WriteSlots } from './write-slots.js';
 
 /** One statement with `?` placeholders. */
 export interface SqlStatement {
@@ -63,6 +65,8 @@ export interface SqlOptions {
    * as waiting for a connection and one query may take.
    */
   readonly batchDeadlineMs?: number;
+  /** MySQL: the connections writes may hold at once, fewer than the pool's (WriteSlots); unbounded without. */
+  readonly writeSlots?: WriteSlots;
 }
 
 /**
@@ -88,6 +92,7 @@ export class Sql {
   private prepared?: { db: Database.Database; statements: Map<string, Database.Statement> };
 
   private readonly batchDeadlineMs: number;
+  private readonly writeSlots?: WriteSlots;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -95,10 +100,33 @@ export class Sql {
     options: SqlOptions = {},
   ) {
     this.batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_POOL.acquireTimeoutMs + DEFAULT_POOL.queryTimeoutMs;
+    this.writeSlots = options.writeSlots;
   }
 
   get isMysql(): boolean {
     return this.dataSource.options.type === 'mysql';
+  }
+
+  /**
+   * SQLite: a new UnflushedChannel, the named channel for writes that need no flush to disk (the
+   * public reads' counts): a connection of its own, which its user closes.
+   */
+  unflushedChannel(): UnflushedChannel {
+    if (this.isMysql) throw new Error('the unflushed channel is SQLite only');
+    return new UnflushedChannel(this.dataSource);
+  }
+
+  /**
+   * MySQL: one write as the server answers it, its affected rows and `LAST_INSERT_ID` (a count an
+   * upsert hands back in its own answer), outside the durable path: no conflict retries, no
+   * WriteHealth report; the caller decides what a failure means.
+   */
+  async writeReturningInsertId(
+    sql: string,
+    parameters: readonly unknown[],
+  ): Promise<{ readonly affectedRows: number; readonly insertId: number }> {
+    if (!this.isMysql) throw new Error('writeReturningInsertId is MySQL only');
+    return (await this.dataSource.query(sql, [...parameters])) as { affectedRows: number; insertId: number };
   }
 
   async select<T>(sql: string, parameters: readonly unknown[] = [], options: ReadOptions = {}): Promise<T[]> {
@@ -143,30 +171,39 @@ export class Sql {
    * Runs `guard` and, only when it changed a row, `then`, in one transaction: the database decides
    * (a conditional UPDATE such as "one more ticket while fewer than the capacity are sold"), and
    * what follows from its decision is kept with it or not at all. Resolves with null when the
-   * guard changed nothing (nothing else ran), else with the rows each of `then` changed.
+   * guard changed nothing (nothing else ran), else with the rows each of `then` changed. Several
+   * guards (one place taken from two pools) must each change a row, in order; when a later one
+   * changes none, the earlier ones are undone with the transaction, and it resolves with null.
    */
   transactionIf(
-    guard: SqlStatement | null,
+    guard: SqlStatement | readonly SqlStatement[] | null,
     then: readonly SqlStatement[],
     options: TransactionOptions = {},
   ): Promise<number[] | null> {
+    const guards: readonly SqlStatement[] = guard === null ? [] : 'sql' in guard ? [guard] : guard;
     return this.tracked(() => {
       const db = this.sqlite();
       if (db !== undefined) {
-        const guarded = guard === null ? null : { statement: this.statement(db, guard.sql), guard };
+        const guarded = guards.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
         const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
-        return SqliteGroupCommit.of(db).write(() => {
-          if (guarded !== null && guarded.statement.run(...guarded.guard.parameters).changes === 0) return null;
-          return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
-        });
+        return refusedAsNull(
+          SqliteGroupCommit.of(db).write(() => {
+            for (let i = 0; i < guarded.length; i++) {
+              if (guarded[i].statement.run(...guarded[i].parameters).changes === 0) return refused(i);
+            }
+            return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
+          }),
+        );
       }
-      return this.retryingConflicts(() =>
-        this.inTransaction(options, async (runner) => {
-          if (guard !== null && (await changedBy(runner, guard)) === 0) return null;
-          const changed: number[] = [];
-          for (const statement of then) changed.push(await changedBy(runner, statement));
-          return changed;
-        }),
+      return refusedAsNull(
+        this.retryingConflicts(() =>
+          this.inTransaction(options, async (runner) => {
+            for (let i = 0; i < guards.length; i++) if ((await changedBy(runner, guards[i])) === 0) return refused(i);
+            const changed: number[] = [];
+            for (const statement of then) changed.push(await changedBy(runner, statement));
+            return changed;
+          }),
+        ),
       );
     });
   }
@@ -244,8 +281,17 @@ export class Sql {
     return db;
   }
 
+  /** MySQL: `write` on a connection of its own, holding a write slot (WriteSlots) when there are any. */
+  private onWriteConnection<T>(write: () => Promise<T>): Promise<T> {
+    return this.writeSlots === undefined ? write() : this.writeSlots.run(write);
+  }
+
   /** MySQL: one statement, on a connection of its own; resolves with the rows it changed. */
-  private async executeOnce(statement: SqlStatement): Promise<number> {
+  private executeOnce(statement: SqlStatement): Promise<number> {
+    return this.onWriteConnection(() => this.executeOnConnection(statement));
+  }
+
+  private async executeOnConnection(statement: SqlStatement): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await changedBy(runner, statement);
@@ -255,7 +301,14 @@ export class Sql {
   }
 
   /** MySQL: `work` in a transaction on a connection of its own, committed when it returns. */
-  private async inTransaction<T>(options: TransactionOptions, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+  private inTransaction<T>(options: TransactionOptions, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return this.onWriteConnection(() => this.transactionOnConnection(options, work));
+  }
+
+  private async transactionOnConnection<T>(
+    options: TransactionOptions,
+    work: (runner: QueryRunner) => Promise<T>,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
@@ -287,6 +340,10 @@ export class Sql {
         throw error;
       }
     }
+    return this.onWriteConnection(() => this.batchOnConnection(first, rest, rows));
+  };
+
+  private async batchOnConnection(first: SqlStatement, rest: readonly SqlStatement[], rows: number): Promise<boolean> {
     const runner = this.dataSource.createQueryRunner();
     try {
       try {
@@ -308,7 +365,7 @@ export class Sql {
     } finally {
       await runner.release();
     }
-  };
+  }
 
   /** MySQL: runs `write` again while a deadlock or a Galera conflict rolled it back whole. */
   private async retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
@@ -337,6 +394,22 @@ export class Sql {
 }
 
 /** MySQL: runs one statement on the runner's connection; resolves with the rows it changed. */
+/** A later guard of transactionIf changed no row: thrown, so that the earlier guards' writes are undone. */
+class GuardRefused extends Error {}
+
+/** The answer of a transaction whose guard `index` changed no row: null for the first (nothing written), else undone. */
+function refused(index: number): null {
+  if (index === 0) return null;
+  throw new GuardRefused('a later guard changed no row');
+}
+
+function refusedAsNull(write: Promise<number[] | null>): Promise<number[] | null> {
+  return write.catch((error: unknown) => {
+    if (error instanceof GuardRefused) return null;
+    throw error;
+  });
+}
+
 async function changedBy(runner: QueryRunner, { sql, parameters }: SqlStatement): Promise<number> {
   const { affected } = await runner.query(sql, [...parameters], true);
   return affected ?? 0;

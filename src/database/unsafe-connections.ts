@@ -1,8 +1,9 @@
 import type { Pool, PoolConnection } from 'mysql2';
+import { withinRequestDeadline } from './request-deadline.js';
 
 /** What of a mysql2 connection this needs that its typings leave out. */
 interface GuardedConnection {
-  addCommand(command: { onResult?: (error: unknown, ...results: unknown[]) => unknown }): unknown;
+  addCommand(command: { onResult?: (error: unknown, ...results: unknown[]) => unknown; timeout?: number }): unknown;
   destroy(): void;
   readonly stream?: { destroy(): void };
 }
@@ -23,7 +24,8 @@ function leavesConnectionUnsafe(error: unknown): boolean {
  * way that ends the connection, is destroyed on the spot: it leaves the pool (which opens a new
  * one on demand) and its socket is closed without waiting for a peer that may never answer.
  * The statement may still complete on the server; its caller was answered as if its fate were
- * unknown (503).
+ * unknown (503). A statement's timeout is also cut here to what is left of its request's deadline
+ * (request-deadline.ts): the command is added in the request's own asynchronous context.
  */
 export function discardUnsafeConnections(pool: Pool): void {
   const guarded = new WeakSet<PoolConnection>();
@@ -42,6 +44,7 @@ export function discardUnsafeConnections(pool: Pool): void {
 function guard(connection: GuardedConnection): void {
   const addCommand = connection.addCommand.bind(connection);
   connection.addCommand = (command) => {
+    if (command.timeout) command.timeout = withinRequestDeadline(command.timeout);
     const onResult = command.onResult;
     if (onResult) {
       command.onResult = (error, ...results) => {

@@ -49,6 +49,7 @@ export class CursorSigningKeys implements OnModuleInit {
   private readonly logger = new Logger(CursorSigningKeys.name);
   private keys = new Map<string, CursorKey>();
   private newest: CursorKey | undefined;
+  private tagKey: CursorKey | undefined;
   private loadedAt = 0;
   private reloading: Promise<void> | undefined;
 
@@ -63,6 +64,18 @@ export class CursorSigningKeys implements OnModuleInit {
     if (Date.now() - this.loadedAt > REFRESH_MS) this.reloadInBackground();
     if (!this.newest) throw new Error('No cursor signing key: the migrations have not run');
     return this.newest;
+  }
+
+  /**
+   * The key of the public entity tags (PublicEntityTags): derived from the signing key, so that
+   * every instance tags alike, and apart from it, so that no tag is a MAC a cursor could reuse.
+   */
+  tagging(): CursorKey {
+    const signing = this.signing();
+    if (this.tagKey?.id !== signing.id) {
+      this.tagKey = new CursorKey(signing.id, signing.mac('public entity tags'));
+    }
+    return this.tagKey;
   }
 
   /** The key of this id, reloading the keys (at most once a second) when it is not known yet. */

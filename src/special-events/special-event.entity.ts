@@ -49,6 +49,17 @@ export class SpecialEvent {
   capacity: number | null;
 
   /**
+   * The tickets each of the event's ISO dates may sell (its sessions on one date share them), or
+   * null for no limit per date; checked as well as `capacity`.
+   */
+  @Column({ name: 'capacity_per_date', type: 'integer', nullable: true })
+  capacityPerDate: number | null;
+
+  /** How long each session (a date item `YYYY-MM-DDTHH:MM`) lasts, in minutes, or null for no end given. */
+  @Column({ name: 'duration_minutes', type: 'integer', nullable: true })
+  durationMinutes: number | null;
+
+  /**
    * The tickets sold, counted for every event (with or without a capacity, so that a capacity set
    * later is checked against it). Only a reservation changes it (a conditional UPDATE that also
    * checks the capacity), never an update of the event, and it leaves `version` alone.
@@ -61,7 +72,7 @@ export class SpecialEvent {
  * One ISO date of one event (domain/calendar-dates.ts): the index a date-range list walks in order. Its
  * primary key (event_date, event_id) is that index; (event_id, event_date) finds an event's own
  * dates, to replace them on update and delete, and to tell whether a date is an event's first in
- * the requested range. Written in the same transaction as the event, never on its own.
+ * the requested range. Written in the same transaction as the event, and by a sale (its tickets_sold).
  */
 @Entity({ name: 'special_event_dates', withoutRowid: true })
 @Index('IDX_special_event_dates_event', ['eventId', 'eventDate'])
@@ -71,4 +82,12 @@ export class SpecialEventDate {
 
   @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 36 })
   eventId: string;
+
+  /**
+   * The tickets sold for this date, counted for every event (so that a capacityPerDate set later
+   * is checked against them): the row a sale takes its date's seat from, with one conditional
+   * UPDATE in the sale's transaction. An update of the event keeps the rows of the dates it keeps.
+   */
+  @Column({ name: 'tickets_sold', type: 'integer', default: 0 })
+  ticketsSold: number;
 }

@@ -10,6 +10,10 @@ export const EVENT_RULES = {
   priceMax: 1_000_000_000,
   capacityMin: 1,
   capacityMax: 1_000_000_000,
+  capacityPerDateMin: 1,
+  capacityPerDateMax: 1_000_000_000,
+  durationMin: 1,
+  durationMax: 1440,
 } as const;
 
 /** Examples taken from the museum API the seed describes. */

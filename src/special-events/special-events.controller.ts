@@ -17,33 +17,30 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { RequiresRole } from '../auth/roles.js';
 import { CachePolicy, REVALIDATED_CACHE_CONTROL } from '../common/http/cache-policy.js';
+import { hash } from 'node:crypto';
 import { ifNoneMatchFound } from '../common/http/entity-tags.js';
 import { answeredNotModified, isAnonymousRead, PublicRead, publicCacheControl } from '../common/http/public-read.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { publicAvailability } from './date-seats.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
+import type { DateAvailabilityResponse } from './dto/date-availability-response.dto.js';
 import { EventIdParams } from './dto/event-id-params.dto.js';
 import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { EventIdUnchangedGuard } from './event-id-unchanged.guard.js';
+import { PublicEntityTags } from './public-entity-tags.js';
 import {
   ApiCreateSpecialEvent,
   ApiDeleteSpecialEvent,
   ApiGetSpecialEvent,
+  ApiGetSpecialEventAvailability,
   ApiListSpecialEvents,
   ApiUpdateSpecialEvent,
 } from './special-events.openapi.js';
-import {
-  etagOf,
-  type ListPage,
-  publicEtagOf,
-  publicListEtagOf,
-  SpecialEventsService,
-  toPublicResponse,
-  toResponse,
-} from './special-events.service.js';
+import { etagOf, type ListPage, SpecialEventsService, toPublicResponse, toResponse } from './special-events.service.js';
 
 @ApiTags('Special events')
 @Controller('special-events')
@@ -52,6 +49,7 @@ export class SpecialEventsController {
 
   constructor(
     private readonly events: SpecialEventsService,
+    private readonly publicTags: PublicEntityTags,
     @InjectConfig() config: AppConfig,
   ) {
     this.publicCache = publicCacheControl(config.publicRead);
@@ -72,7 +70,7 @@ export class SpecialEventsController {
     // Read from the request rather than through @AnonymousRead(): a custom parameter goes through
     // the global validation pipe (a few promises on every request) for a boolean no pipe checks.
     if (!isAnonymousRead(request)) response.json(page.events.map(toResponse));
-    else if (!answeredNotModified(request, response, this.publicCache, publicListEtagOf(page)))
+    else if (!answeredNotModified(request, response, this.publicCache, this.publicTags.ofPage(page)))
       response.json(page.events.map(toPublicResponse));
   }
 
@@ -105,7 +103,7 @@ export class SpecialEventsController {
     const event = await this.events.get(eventId);
     // As in list: read from the request, not through a pipeable @AnonymousRead() parameter.
     if (isAnonymousRead(request)) {
-      if (!answeredNotModified(request, response, this.publicCache, publicEtagOf(event)))
+      if (!answeredNotModified(request, response, this.publicCache, this.publicTags.ofEvent(event)))
         response.json(toPublicResponse(event));
       return;
     }
@@ -115,6 +113,26 @@ export class SpecialEventsController {
     // request says Cache-Control: no-cache, as fetch() does whenever a conditional header is set.
     if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etag)) response.status(304).end();
     else response.json(toResponse(event));
+  }
+
+  @Get(':eventId/availability')
+  @RequiresRole('viewer')
+  @PublicRead()
+  @ApiGetSpecialEventAvailability()
+  async availability(
+    @Param() { eventId }: EventIdParams,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const dates: DateAvailabilityResponse[] = await this.events.availability(eventId);
+    if (!isAnonymousRead(request)) {
+      response.json(dates);
+      return;
+    }
+    const shown = publicAvailability(dates);
+    // Tagged by what it shows (every sale changes it): a revalidation that finds it unchanged is a 304.
+    const etag = `"a${hash('sha256', JSON.stringify(shown), 'base64url').slice(0, 22)}"`;
+    if (!answeredNotModified(request, response, this.publicCache, etag)) response.json(shown);
   }
 
   @Patch(':eventId')

@@ -7,6 +7,10 @@ import { CursorSigningKeys1764200001000 as MysqlCursorSigningKeys } from './migr
 import { CursorSigningKeys1764200001000 as SqliteCursorSigningKeys } from './migrations/sqlite/1764200001000-cursor-signing-keys.js';
 import { EventCapacity1764400000000 as MysqlEventCapacity } from './migrations/mysql/1764400000000-event-capacity.js';
 import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/sqlite/1764400000000-event-capacity.js';
+import { EventDuration1764700048100 as MysqlEventDuration } from './migrations/mysql/1764700048100-event-duration.js';
+import { EventDuration1764700048100 as SqliteEventDuration } from './migrations/sqlite/1764700048100-event-duration.js';
+import { EventCapacityPerDate1764700048200 as MysqlEventCapacityPerDate } from './migrations/mysql/1764700048200-event-capacity-per-date.js';
+import { EventCapacityPerDate1764700048200 as SqliteEventCapacityPerDate } from './migrations/sqlite/1764700048200-event-capacity-per-date.js';
 
 /**
  * The special events' tables, from the service's first schema on (which also created the users
@@ -15,6 +19,20 @@ import { EventCapacity1764400000000 as SqliteEventCapacity } from './migrations/
  * feature's into one history.
  */
 export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteInitialSchema, SqliteEventDatesAndVersion, SqliteCursorSigningKeys, SqliteEventCapacity],
-  mysql: [MysqlInitialSchema, MysqlEventDatesAndVersion, MysqlCursorSigningKeys, MysqlEventCapacity],
+  sqlite: [
+    SqliteInitialSchema,
+    SqliteEventDatesAndVersion,
+    SqliteCursorSigningKeys,
+    SqliteEventCapacity,
+    SqliteEventDuration,
+    SqliteEventCapacityPerDate,
+  ],
+  mysql: [
+    MysqlInitialSchema,
+    MysqlEventDatesAndVersion,
+    MysqlCursorSigningKeys,
+    MysqlEventCapacity,
+    MysqlEventDuration,
+    MysqlEventCapacityPerDate,
+  ],
 };

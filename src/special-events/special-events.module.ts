@@ -6,6 +6,7 @@ import { Sql } from '../database/sql.js';
 import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
+import { PublicEntityTags } from './public-entity-tags.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
@@ -25,6 +26,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
     SpecialEventsService,
     EventWriteParticipants,
     CursorSigningKeys,
+    PublicEntityTags,
     {
       provide: SpecialEventsRepository,
       inject: [Sql, EventWriteParticipants],
@@ -32,8 +34,8 @@ import { ResetRegistry } from '../database/reset-registry.js';
     },
     {
       provide: EventSeats,
-      inject: [Capacity],
-      useFactory: (capacity: Capacity) => new EventSeats(capacity),
+      inject: [Capacity, SpecialEventsRepository],
+      useFactory: (capacity: Capacity, store: SpecialEventsRepository) => new EventSeats(capacity, store),
     },
   ],
   // What modules built on special events may use: the service's methods and a place in its writes'

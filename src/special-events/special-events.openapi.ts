@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
+import { DateAvailabilityResponse } from './dto/date-availability-response.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
@@ -117,6 +118,20 @@ export const ApiGetSpecialEvent = (): MethodDecorator =>
     ApiProblemResponses(400, 401, NOT_FOUND, 429, 431, 503),
   );
 
+export const ApiGetSpecialEventAvailability = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getSpecialEventAvailability',
+      summary: "Get a special event's seats per date",
+      description:
+        'Each ISO date item of the event (as stored, in its order; free text sells no ticket) with the tickets sold ' +
+        "for its date and what is still for sale: the smaller of the date's seats left (`capacityPerDate`) and the " +
+        "event's (`capacity`), null without either limit. The sessions of one date share its seats.",
+    }),
+    ApiOkResponse({ description: "The event's dates and their seats.", type: DateAvailabilityResponse, isArray: true }),
+    ApiProblemResponses(400, 401, NOT_FOUND, 429, 431, 503),
+  );
+
 export const ApiUpdateSpecialEvent = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
@@ -128,7 +143,8 @@ export const ApiUpdateSpecialEvent = (): MethodDecorator =>
         "field but `eventId` (where it means absent); `eventId`, when given, must be the path's. An empty patch is a " +
         '400. With `If-Match`, the update applies only if the tag is current (else 412; for an event with a capacity a ' +
         'ticket sold since makes the tag stale too); the database decides between concurrent updates. `capacity: null` ' +
-        'removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is `dates` ' +
+        'removes the limit; a `capacity` below the tickets already sold is a 409 and changes nothing, and so is a ' +
+        '`capacityPerDate` below the tickets sold on one of the dates, and `dates` ' +
         'without an ISO date that active tickets are sold for (`urn:museum:problem:dates-have-tickets`).',
     }),
     ApiConsumes(MERGE_PATCH_MEDIA_TYPE, 'application/json'),
@@ -148,7 +164,10 @@ export const ApiUpdateSpecialEvent = (): MethodDecorator =>
       400,
       401,
       NOT_FOUND,
-      SPECIAL_EVENT_PROBLEMS.response(['capacity-below-sold', 'dates-have-tickets'], 'The stored event is unchanged.'),
+      SPECIAL_EVENT_PROBLEMS.response(
+        ['capacity-below-sold', 'capacity-per-date-below-sold', 'dates-have-tickets'],
+        'The stored event is unchanged.',
+      ),
       SPECIAL_EVENT_PROBLEMS.response(['stale-if-match', 'if-none-match-current']),
       413,
       415,

@@ -45,6 +45,14 @@ export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('s
     when: 'The capacity given is below the tickets already sold.',
     example: { capacity: 10, sold: 12 },
   },
+  'capacity-per-date-below-sold': {
+    status: 409,
+    detail: ({ capacityPerDate, date, sold }) =>
+      `capacityPerDate ${capacityPerDate} is below the ${sold} tickets already sold for ${date}; ` +
+      `give at least ${sold}, or null for no limit per date. Nothing was changed.`,
+    when: 'The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it.',
+    example: { capacityPerDate: 20, date: '2026-12-05', sold: 25 },
+  },
   'dates-have-tickets': {
     status: 409,
     type: 'urn:museum:problem:dates-have-tickets',

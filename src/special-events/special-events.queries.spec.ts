@@ -5,7 +5,11 @@ import { takePlaceSql } from '../capacity/capacity-pool.js';
 import type { ListQuery } from './special-events.repository.js';
 import {
   CURSOR_KEYS_SQL,
+  DATE_SOLD_SQL,
+  DATES_SOLD_SQL,
   DELETE_DATES_SQL,
+  DELETE_OTHER_DATES_SQL,
+  deleteOtherDatesSql,
   DELETE_IF_SQL,
   DELETE_SQL,
   deleteDatesOfSql,
@@ -15,8 +19,11 @@ import {
   INSERT_DATES_SQL,
   insertDateRowsSql,
   insertEventsSql,
+  INSERT_NEW_DATES_SQL,
+  insertNewDateRowsSql,
   listSql,
   SQLITE_INSERT_SQL,
+  TAKE_DATE_SEAT_SQL,
   UPDATE_SQL,
   walkEndSql,
 } from './special-events.sql.js';
@@ -51,7 +58,17 @@ describe('the SQL of special events', () => {
       { name: 'date index: delete the dates of two events (MySQL/MariaDB: batched deletes)', sql: deleteDatesOfSql(2) },
       ...LISTS.map(([name, query, options]) => ({ name, sql: listSql(query, options).sql })),
       { name: 'the walk’s end row of a ranged list', sql: walkEndSql(range).sql },
+      { name: 'date index: delete the rows of dates an update removes (SQLite)', sql: DELETE_OTHER_DATES_SQL },
+      { name: 'date index: insert the rows of dates an update adds (SQLite)', sql: INSERT_NEW_DATES_SQL },
+      {
+        name: 'date index: delete the rows of dates an update removes, keeping two (MySQL/MariaDB)',
+        sql: deleteOtherDatesSql(2),
+      },
+      { name: 'date index: insert two rows an update adds (MySQL/MariaDB)', sql: insertNewDateRowsSql(2) },
       { name: 'take a seat (capacity pool event-seats)', sql: takePlaceSql(EVENT_SEATS) },
+      { name: 'take the date’s seat, in the same transaction (capacityPerDate)', sql: TAKE_DATE_SEAT_SQL },
+      { name: 'tickets sold per date of an event', sql: DATES_SOLD_SQL },
+      { name: 'tickets sold on one date of an event', sql: DATE_SOLD_SQL },
       { name: 'cursor signing keys', sql: CURSOR_KEYS_SQL },
     ];
     expectReviewedSql(join(import.meta.dirname, 'special-events.queries.sql'), statements);

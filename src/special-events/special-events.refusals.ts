@@ -8,6 +8,7 @@ export interface SpecialEventReasons {
   'stale-if-match': { readonly etag: string };
   'if-none-match-current': { readonly etag: string };
   'capacity-below-sold': { readonly capacity: number; readonly sold: number };
+  'capacity-per-date-below-sold': { readonly capacityPerDate: number; readonly date: string; readonly sold: number };
   'dates-have-tickets': { readonly dates: readonly string[] };
   busy: Record<string, never>;
 }

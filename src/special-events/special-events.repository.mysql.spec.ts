@@ -21,6 +21,8 @@ const event = (eventId: string): SpecialEvent => ({
   sortDate: '~',
   capacity: null,
   ticketsSold: 0,
+  durationMinutes: null,
+  capacityPerDate: null,
 });
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */

@@ -7,12 +7,16 @@ import {
   type ListResult,
   SpecialEventsRepository,
 } from './special-events.repository.js';
+import { indexedDates } from '../domain/calendar-dates.js';
 import {
   dateRows,
+  DELETE_DATES_SQL,
+  deleteOtherDatesSql,
   type EventRow,
   eventValues,
   insertDateRowsSql,
   insertEventsSql,
+  insertNewDateRowsSql,
   isRanged,
   isRowsExaminedAbort,
   listSql,
@@ -48,6 +52,18 @@ export class MysqlSpecialEventsRepository extends SpecialEventsRepository {
       sql: insertDateRowsSql(rows.length),
       parameters: rows.flatMap(({ eventDate, eventId }) => [eventDate, eventId]),
     };
+  }
+
+  protected keepDates(event: SpecialEvent): SqlStatement[] {
+    const dates = indexedDates(event.dates);
+    if (dates.length === 0) return [{ sql: DELETE_DATES_SQL, parameters: [event.eventId] }];
+    return [
+      { sql: deleteOtherDatesSql(dates.length), parameters: [event.eventId, ...dates] },
+      {
+        sql: insertNewDateRowsSql(dates.length),
+        parameters: dates.flatMap((date) => [date, event.eventId]),
+      },
+    ];
   }
 
   /**

@@ -4,8 +4,10 @@ import type { EventWriteParticipants } from './event-write-participants.js';
 import type { SpecialEvent } from './special-event.entity.js';
 import { type ListQuery, type ListResult, SpecialEventsRepository } from './special-events.repository.js';
 import {
+  DELETE_OTHER_DATES_SQL,
   eventValues,
   INSERT_DATES_SQL,
+  INSERT_NEW_DATES_SQL,
   isRanged,
   listSql,
   type RawListRow,
@@ -40,6 +42,14 @@ export class SqliteSpecialEventsRepository extends SpecialEventsRepository {
     const [event] = events;
     if (event.sortDate === NO_DATE) return null;
     return { sql: INSERT_DATES_SQL, parameters: [event.eventId, JSON.stringify(indexedDates(event.dates))] };
+  }
+
+  protected keepDates(event: SpecialEvent): SqlStatement[] {
+    const dates = JSON.stringify(indexedDates(event.dates));
+    return [
+      { sql: DELETE_OTHER_DATES_SQL, parameters: [event.eventId, dates] },
+      { sql: INSERT_NEW_DATES_SQL, parameters: [event.eventId, dates] },
+    ];
   }
 
   async list(query: ListQuery): Promise<ListResult> {

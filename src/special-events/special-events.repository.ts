@@ -12,6 +12,9 @@ import {
   CURSOR_KEYS_SQL,
   type CursorKeyRow,
   cursorKeyOf,
+  DATE_SOLD_SQL,
+  type DateSoldRow,
+  DATES_SOLD_SQL,
   DELETE_DATES_SQL,
   DELETE_IF_SQL,
   DELETE_SQL,
@@ -101,11 +104,22 @@ export abstract class SpecialEventsRepository {
    */
   async update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
     const guard = { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
-    const then: SqlStatement[] = [{ sql: DELETE_DATES_SQL, parameters: [event.eventId] }];
-    const dates = this.insertDates([event]);
-    if (dates !== null) then.push(dates);
-    then.push(...this.participants.statementsFor({ kind: 'updated', event }));
+    const then = [...this.keepDates(event), ...this.participants.statementsFor({ kind: 'updated', event })];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
+  }
+
+  /** The tickets sold of each of the event's ISO dates that has any (none: absent). */
+  async soldPerDate(eventId: string): Promise<Map<string, number>> {
+    const rows = await this.sql.select<DateSoldRow>(DATES_SOLD_SQL, [eventId]);
+    return new Map(
+      rows.filter((row) => Number(row.tickets_sold) > 0).map((row) => [row.event_date, Number(row.tickets_sold)]),
+    );
+  }
+
+  /** The tickets sold for one of the event's ISO dates (0 for a date it does not have). */
+  async soldOn(eventId: string, date: string): Promise<number> {
+    const [row] = await this.sql.select<Pick<DateSoldRow, 'tickets_sold'>>(DATE_SOLD_SQL, [date, eventId]);
+    return row === undefined ? 0 : Number(row.tickets_sold);
   }
 
   /** The keys that sign list cursors, oldest first (the last one signs). */
@@ -118,6 +132,12 @@ export abstract class SpecialEventsRepository {
 
   /** The INSERT of these events' date rows, or null when they have no ISO date. */
   protected abstract insertDates(events: readonly SpecialEvent[]): SqlStatement | null;
+
+  /**
+   * What makes the updated event's date rows its ISO dates while keeping the rows (and tickets
+   * sold) of the dates it keeps: the others' rows deleted, the new dates' rows inserted.
+   */
+  protected abstract keepDates(event: SpecialEvent): SqlStatement[];
 
   /** What stores these events: the events, their date rows, the participants' statements. */
   protected insertStatements(events: readonly SpecialEvent[]): SqlStatement[] {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { hash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { placesLeft } from '../capacity/capacity-pool.js';
 import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
@@ -10,7 +10,8 @@ import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
-import { EventSeats } from './event-seats.js';
+import { availabilityOf, type DateAvailability, dateOverLimit } from './date-seats.js';
+import { EventSeats, type TicketReservation } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
 import { SpecialEvent } from './special-event.entity.js';
@@ -18,7 +19,19 @@ import { SpecialEventRefusal } from './special-events.refusals.js';
 import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
 
 /** The fields a PATCH may change. */
-const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'capacity'] as const;
+const UPDATABLE = [
+  'name',
+  'location',
+  'eventDescription',
+  'dates',
+  'price',
+  'capacity',
+  'durationMinutes',
+  'capacityPerDate',
+] as const;
+
+/** The columns a new event may leave out. */
+type OptionalColumn = 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate';
 
 /**
  * Attempts of an update without If-Match whose event changed between its read and its
@@ -27,18 +40,7 @@ const UPDATABLE = ['name', 'location', 'eventDescription', 'dates', 'price', 'ca
  */
 const UPDATE_ATTEMPTS = 10;
 
-/**
- * Attempts of a reservation whose event was updated between its read and its conditional write
- * (sales alone never move the version, so only a storm of updates exhausts them: 503, retry).
- */
-const RESERVE_ATTEMPTS = 10;
-
-/** What reserveTicket did (see there). */
-export type TicketReservation =
-  | { readonly outcome: 'reserved'; readonly event: SpecialEvent }
-  | { readonly outcome: 'no-event' }
-  | { readonly outcome: 'not-a-date'; readonly dates: readonly string[] }
-  | { readonly outcome: 'sold-out'; readonly capacity: number };
+export type { TicketReservation } from './event-seats.js';
 
 /** One page of a list, and the cursor of the next page when there is one. */
 export interface ListPage {
@@ -48,9 +50,12 @@ export interface ListPage {
   readonly nextCursor?: string;
 }
 
-/** The fields everyone who may read an event sees, in the order they see them. */
+/**
+ * The fields everyone who may read an event sees, in the order they see them; `durationMinutes`
+ * only for an event with one.
+ */
 function sharedFields(event: SpecialEvent): SpecialEventResponse {
-  return {
+  const response: SpecialEventResponse = {
     eventId: event.eventId,
     name: event.name,
     location: event.location,
@@ -58,6 +63,8 @@ function sharedFields(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+  if (event.durationMinutes !== null) response.durationMinutes = event.durationMinutes;
+  return response;
 }
 
 /**
@@ -71,6 +78,7 @@ export function toResponse(event: SpecialEvent): SpecialEventResponse {
     response.capacity = event.capacity;
     response.ticketsAvailable = ticketsAvailable(event);
   }
+  if (event.capacityPerDate !== null) response.capacityPerDate = event.capacityPerDate;
   return response;
 }
 
@@ -99,24 +107,6 @@ export function etagOf(event: SpecialEvent): string {
   return event.capacity === null ? `"${version}"` : `"${version}-${event.ticketsSold.toString(36)}"`;
 }
 
-/** The strong ETag of the public representation: the stored one's, marked, as the bytes differ. */
-export function publicEtagOf(event: SpecialEvent): string {
-  return `"p${etagOf(event).slice(1)}`;
-}
-
-/**
- * The strong ETag of a list page's public representation, from what decides its bytes (each
- * event's id, version and tickets sold, in order, and the next page's cursor) rather than from
- * the bytes: a 304 then renders nothing.
- */
-export function publicListEtagOf(page: ListPage): string {
-  // One string and one native call: a hash update per event cost a list miss 5 µs more.
-  let text = page.nextCursor ?? '';
-  for (const event of page.events) text += `\n${event.eventId} ${event.version} ${event.ticketsSold}`;
-  // Straight to text (22 characters: 132 bits), without a Buffer and its copy.
-  return `"l${hash('sha256', text, 'base64url').slice(0, 22)}"`;
-}
-
 /**
  * The first version of a new event: random, so that an event deleted and created again under the
  * same eventId never repeats a tag a client may still hold (2^47 values; updates add one).
@@ -126,18 +116,19 @@ function firstVersion(): number {
 }
 
 /**
- * An event with its derived columns (list order key) computed from its fields; without a capacity
- * and tickets sold, none and 0 (a new event).
+ * An event with its derived columns (list order key) computed from its fields; without a capacity,
+ * tickets sold, a duration and a capacity per date: none, 0, none and none (a new event).
  */
 export function withDerivedColumns(
-  fields: Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold'> &
-    Partial<Pick<SpecialEvent, 'capacity' | 'ticketsSold'>>,
+  fields: Omit<SpecialEvent, 'version' | 'sortDate' | OptionalColumn> & Partial<Pick<SpecialEvent, OptionalColumn>>,
   version: number,
 ): SpecialEvent {
   return {
     ...fields,
     capacity: fields.capacity ?? null,
     ticketsSold: fields.ticketsSold ?? 0,
+    durationMinutes: fields.durationMinutes ?? null,
+    capacityPerDate: fields.capacityPerDate ?? null,
     version,
     sortDate: sortDateOf(indexedDates(fields.dates)),
   };
@@ -166,6 +157,8 @@ export class SpecialEventsService {
         dates: dto.dates,
         price: dto.price,
         capacity: dto.capacity ?? null,
+        durationMinutes: dto.durationMinutes ?? null,
+        capacityPerDate: dto.capacityPerDate ?? null,
       },
       firstVersion(),
     );
@@ -312,6 +305,8 @@ export class SpecialEventsService {
             price: changes.price ?? current.price,
             // null removes the limit; absent keeps it.
             capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
+            durationMinutes: changes.durationMinutes === undefined ? current.durationMinutes : changes.durationMinutes,
+            capacityPerDate: changes.capacityPerDate === undefined ? current.capacityPerDate : changes.capacityPerDate,
             ticketsSold: current.ticketsSold,
           },
           current.version + 1,
@@ -324,7 +319,17 @@ export class SpecialEventsService {
         if (inUse.length > 0) {
           throw new SpecialEventRefusal('dates-have-tickets', { dates: inUse });
         }
-        if (await this.store.update(next, current.version, removed.length > 0)) return next;
+        // A limit per date below a date's tickets sold: read after `current`, and the UPDATE then
+        // requires the tickets sold read with it, so no sale since can slip past the look.
+        const over = dateOverLimit(indexedDates(next.dates), next.capacityPerDate, await this.soldPerDate(next));
+        if (over !== null && next.capacityPerDate !== null) {
+          throw new SpecialEventRefusal('capacity-per-date-below-sold', {
+            ...over,
+            capacityPerDate: next.capacityPerDate,
+          });
+        }
+        const soldUnchanged = removed.length > 0 || next.capacityPerDate !== null;
+        if (await this.store.update(next, current.version, soldUnchanged)) return next;
         // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
         // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
         const after = await this.get(eventId);
@@ -338,36 +343,24 @@ export class SpecialEventsService {
     throw new SpecialEventRefusal('busy', {});
   }
 
-  /**
-   * Takes one seat of event `eventId` on `date` (one of its ISO dates) when its capacity (if any)
-   * is not reached, and runs `joined(event)` in the same transaction, only when reserved: `event`
-   * is the event as read for this attempt, so a ticket keeps the price in force at the moment of
-   * purchase. The database decides the capacity and that the event is unchanged since it was read
-   * (a conditional UPDATE on its version); the date is one of the ISO dates of that version. When
-   * the UPDATE changes nothing, a fresh read says why; an update in between is tried again, up to
-   * RESERVE_ATTEMPTS times (then 503, retry). A sale changes neither the version nor announces
-   * anything (no webhook): only ticketsAvailable and, for an event with a capacity, the ETag.
-   */
-  async reserveTicket(
+  /** Takes one seat of the event on `date` with `joined` (EventSeats.reserve, which says how). */
+  reserveTicket(
     eventId: string,
     date: string,
     joined: (event: SpecialEvent) => readonly SqlStatement[],
   ): Promise<TicketReservation> {
-    let event = await this.store.find(eventId);
-    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
-      if (!event) return { outcome: 'no-event' };
-      const dates = indexedDates(event.dates);
-      if (!dates.includes(date)) return { outcome: 'not-a-date', dates };
-      if (await this.seats.take(event, date, joined(event))) {
-        return { outcome: 'reserved', event };
-      }
-      const after = await this.store.find(eventId);
-      if (after && after.version === event.version && after.capacity !== null) {
-        return { outcome: 'sold-out', capacity: after.capacity };
-      }
-      event = after;
-    }
-    throw new SpecialEventRefusal('busy', {});
+    return this.seats.reserve(eventId, date, joined);
+  }
+
+  /** The event's ISO date items with their tickets sold and available (date-seats.ts). */
+  async availability(eventId: string): Promise<DateAvailability[]> {
+    const event = await this.get(eventId);
+    return availabilityOf(event, await this.store.soldPerDate(eventId));
+  }
+
+  /** The tickets sold per date of an event with a limit per date (none looked for without one). */
+  private soldPerDate(event: SpecialEvent): Promise<ReadonlyMap<string, number>> {
+    return event.capacityPerDate === null ? Promise.resolve(new Map()) : this.store.soldPerDate(event.eventId);
   }
 }
 

@@ -23,7 +23,7 @@ function walkRows(query: ListQuery): number {
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
 export const EVENT_COLUMNS =
-  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold';
+  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.duration_minutes, e.capacity_per_date';
 
 export interface EventRow {
   readonly event_id: string;
@@ -37,6 +37,8 @@ export interface EventRow {
   readonly sort_date: string;
   readonly capacity: number | string | null;
   readonly tickets_sold: number | string;
+  readonly duration_minutes: number | string | null;
+  readonly capacity_per_date: number | string | null;
   readonly list_key?: string;
 }
 
@@ -52,6 +54,8 @@ export function rowToEvent(row: EventRow): SpecialEvent {
     sortDate: row.sort_date,
     capacity: row.capacity === null ? null : Number(row.capacity),
     ticketsSold: Number(row.tickets_sold),
+    durationMinutes: row.duration_minutes === null ? null : Number(row.duration_minutes),
+    capacityPerDate: row.capacity_per_date === null ? null : Number(row.capacity_per_date),
   };
 }
 
@@ -67,12 +71,27 @@ export type RawListRow = readonly [
   string,
   number | null,
   number,
+  number | null,
+  number | null,
   string,
 ];
 
 export function rawToListed(row: RawListRow): ListedEvent {
-  const [eventId, name, location, eventDescription, dates, price, version, sortDate, capacity, ticketsSold, listKey] =
-    row;
+  const [
+    eventId,
+    name,
+    location,
+    eventDescription,
+    dates,
+    price,
+    version,
+    sortDate,
+    capacity,
+    ticketsSold,
+    durationMinutes,
+    capacityPerDate,
+    listKey,
+  ] = row;
   return {
     event: {
       eventId,
@@ -85,6 +104,8 @@ export function rawToListed(row: RawListRow): ListedEvent {
       sortDate,
       capacity: capacity === null ? null : Number(capacity),
       ticketsSold: Number(ticketsSold),
+      durationMinutes: durationMinutes === null ? null : Number(durationMinutes),
+      capacityPerDate: capacityPerDate === null ? null : Number(capacityPerDate),
     },
     position: { key: listKey, eventId },
   };
@@ -246,7 +267,7 @@ export const DELETE_IF_SQL =
  * since the look could be for a removed date); and they must not exceed the new capacity.
  */
 export const UPDATE_SQL =
-  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, version = ?, sort_date = ? ' +
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?, version = ?, sort_date = ? ' +
   'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
 
 export function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
@@ -257,6 +278,8 @@ export function updateParameters(event: SpecialEvent, expectedVersion: number, s
     JSON.stringify(event.dates),
     event.price,
     event.capacity,
+    event.durationMinutes,
+    event.capacityPerDate,
     event.version,
     event.sortDate,
     event.eventId,
@@ -268,7 +291,7 @@ export function updateParameters(event: SpecialEvent, expectedVersion: number, s
   ];
 }
 
-export function dateRows(events: readonly SpecialEvent[]): SpecialEventDate[] {
+export function dateRows(events: readonly SpecialEvent[]): Pick<SpecialEventDate, 'eventDate' | 'eventId'>[] {
   return events.flatMap((event) =>
     event.sortDate === NO_DATE
       ? []
@@ -288,6 +311,8 @@ const EVENT_PROPERTIES = [
   'sortDate',
   'capacity',
   'ticketsSold',
+  'durationMinutes',
+  'capacityPerDate',
 ] as const;
 
 /** The INSERT of one event, its columns named by the entity. */
@@ -314,6 +339,8 @@ export function eventValues(event: SpecialEvent): unknown[] {
     event.sortDate,
     event.capacity,
     event.ticketsSold,
+    event.durationMinutes,
+    event.capacityPerDate,
   ];
 }
 
@@ -344,6 +371,48 @@ export const INSERT_DATES_SQL =
   'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?)';
 export const DELETE_DATES_SQL = 'DELETE FROM special_event_dates WHERE event_id = ?';
 
+/*
+ * An update keeps the rows of the dates it keeps (their tickets sold): it deletes only the rows
+ * of dates it removes and inserts only those of dates it adds.
+ */
+
+/** SQLite: the rows of dates not in the JSON array. Parameters: the eventId, the JSON array of its distinct ISO dates. */
+export const DELETE_OTHER_DATES_SQL =
+  'DELETE FROM special_event_dates WHERE event_id = ? AND event_date NOT IN (SELECT value FROM json_each(?))';
+/** SQLite: a row for each date of the JSON array that has none. Parameters: the eventId, the JSON array. */
+export const INSERT_NEW_DATES_SQL =
+  'INSERT INTO special_event_dates (event_date, event_id) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING';
+
+/** MySQL/MariaDB: the rows of an event's dates but `count` others. Parameters: the eventId, then those dates. */
+export function deleteOtherDatesSql(count: number): string {
+  return `DELETE FROM special_event_dates WHERE event_id = ? AND event_date NOT IN (${placeholders(count)})`;
+}
+
+/** MySQL/MariaDB: `count` date rows, each only where there is none yet. Parameters as insertDateRowsSql. */
+export function insertNewDateRowsSql(count: number): string {
+  return `${insertDateRowsSql(count)} ON DUPLICATE KEY UPDATE event_id = event_id`;
+}
+
+/** The tickets sold of each of an event's ISO dates. Parameters: the eventId. */
+export const DATES_SOLD_SQL = 'SELECT event_date, tickets_sold FROM special_event_dates WHERE event_id = ?';
+/** The tickets sold of one date of an event. Parameters: the date, the eventId. */
+export const DATE_SOLD_SQL = 'SELECT tickets_sold FROM special_event_dates WHERE event_date = ? AND event_id = ?';
+
+export interface DateSoldRow {
+  readonly event_date: string;
+  readonly tickets_sold: number | string;
+}
+
+/**
+ * A date's seat: one more sold on the date's row, while fewer than the event's capacityPerDate
+ * (as read with the version the same sale's EVENT_SEATS update requires; NULL: no limit) are sold.
+ * No row (not one of the event's ISO dates): nothing changes. Parameters: the date, the eventId,
+ * the capacityPerDate twice.
+ */
+export const TAKE_DATE_SEAT_SQL =
+  'UPDATE special_event_dates SET tickets_sold = tickets_sold + 1 ' +
+  'WHERE event_date = ? AND event_id = ? AND (? IS NULL OR tickets_sold < ?)';
+
 /** The keys that sign list cursors, oldest first. */
 export const CURSOR_KEYS_SQL = 'SELECT key_id, secret, created_at FROM cursor_signing_keys ORDER BY created_at, key_id';
 
@@ -359,19 +428,16 @@ export function cursorKeyOf(row: CursorKeyRow): StoredCursorKey {
 
 /**
  * An event's seats as a capacity pool: its row counts the tickets sold against its capacity. A
- * seat is taken only while the event is at the version read and the date is one of its ISO dates
- * (the date index). Parameters after the eventId: version, eventId, date.
+ * seat is taken only while the event is at the version read; the same transaction then takes the
+ * date's seat (TAKE_DATE_SEAT_SQL), which also requires the date to be one of its ISO dates.
+ * Every sale of the event writes this row first, so the event's sales (and updates) are decided
+ * one after the other, on Galera too. Parameters after the eventId: version.
  */
 export const EVENT_SEATS: CapacityPool = {
   name: 'event-seats',
   table: 'special_events',
   key: 'event_id',
   taken: 'tickets_sold',
-  limits: [
-    {
-      limit: 'capacity',
-      when: 'version = ? AND EXISTS (SELECT 1 FROM special_event_dates d WHERE d.event_id = ? AND d.event_date = ?)',
-    },
-  ],
+  limits: [{ limit: 'capacity', when: 'version = ?' }],
   turns: true,
 };

@@ -53,7 +53,7 @@ export const ApiBuyTickets = (): MethodDecorator =>
       401,
       TICKET_PROBLEMS.response(['no-event']),
       TICKET_PROBLEMS.response(
-        ['event-sold-out', 'admission-sold-out'],
+        ['event-sold-out', 'event-date-sold-out', 'admission-sold-out'],
         'Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.',
       ),
       413,

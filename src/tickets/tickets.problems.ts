@@ -37,6 +37,14 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     when: 'The event is sold out.',
     example: { capacity: 100 },
   },
+  'event-date-sold-out': {
+    status: 409,
+    type: 'urn:museum:problem:sold-out',
+    detail: ({ date, capacityPerDate }) =>
+      `This event is sold out on ${date}: all ${capacityPerDate} of that date's tickets are sold.`,
+    when: "The event's date is sold out (its capacityPerDate).",
+    example: { date: '2026-12-05', capacityPerDate: 25 },
+  },
   'admission-sold-out': {
     status: 409,
     type: 'urn:museum:problem:sold-out',
@@ -60,7 +68,7 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     status: 429,
     detail: () => 'Too many unknown ticket codes from this address; try again later.',
     headers: ({ retryAfterSeconds }) => ({ 'Retry-After': String(retryAfterSeconds) }),
-    when: 'Too many unknown codes (or wrong credentials) from this address for this user within the window; retry after.',
+    when: 'An unknown code after too many unknown codes (or wrong credentials) from this address for this user within the window; retry after. A valid code is still checked in.',
     example: { retryAfterSeconds: 60 },
   },
   'already-checked-in': {

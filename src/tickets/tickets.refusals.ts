@@ -7,6 +7,7 @@ export interface TicketReasons {
   'not-an-event-date': { readonly date: string; readonly dates: readonly string[] };
   'museum-closed': { readonly date: string };
   'event-sold-out': { readonly capacity: number };
+  'event-date-sold-out': { readonly date: string; readonly capacityPerDate: number };
   'admission-sold-out': { readonly date: string; readonly capacity: number };
   'no-ticket': { readonly ticketId: string };
   'unknown-code': Record<string, never>;

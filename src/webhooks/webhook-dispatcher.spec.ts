@@ -74,7 +74,7 @@ const instantReceiver = {
     new Promise((resolve) => setImmediate(() => resolve({ outcome: 'delivered', status: 202 }))),
   close: () => undefined,
 };
-const metrics = { recordDelivery: () => undefined };
+const metrics = { recordDelivery: () => undefined, recordQuietPass: () => undefined };
 
 describe('WebhookDispatcher pacing', () => {
   let dispatcher: WebhookDispatcher | undefined;

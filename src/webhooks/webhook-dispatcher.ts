@@ -61,6 +61,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** Deliveries that may start while saturated (a token bucket refilled at SATURATED_DELIVERIES_PER_SECOND). */
   private saturatedBudget = SATURATED_DELIVERIES_PER_SECOND;
   private budgetRefilledAt = 0;
+  /** Passes over the outbox begun so far, and who waits for a quiet one begun after a count (quiet()). */
+  private passesBegun = 0;
+  private readonly quietWaiters: { after: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly outbox: WebhookOutbox,
@@ -88,6 +91,19 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (!this.saturated) this.schedule(NUDGE_MS);
   }
 
+  /**
+   * Resolves once a pass over the outbox begun after this call found nothing due to claim, with no
+   * delivery in flight: whatever was due when called has been sent and its outcome recorded (or is
+   * no longer due: rescheduled, or its subscriber disabled). The barrier before asserting that
+   * nothing (more) was sent, where a fixed wait would let a slow sender pass.
+   */
+  quiet(): Promise<void> {
+    const after = this.passesBegun;
+    const waiting = new Promise<void>((resolve) => this.quietWaiters.push({ after, resolve }));
+    this.schedule(0);
+    return waiting;
+  }
+
   /** Runs pump() in `delayMs`, or sooner if it is already due sooner (a stream of nudges never delays it). */
   private schedule(delayMs: number): void {
     if (this.stopping) return;
@@ -108,8 +124,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     this.pumping = true;
+    const pass = ++this.passesBegun;
     let more = false;
     let throttled = false;
+    let claimedNone = false;
     try {
       const room = this.room();
       throttled = room === 0;
@@ -121,6 +139,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           MAX_IN_FLIGHT_PER_SUBSCRIBER - (this.inFlightOf.get(webhookId) ?? 0);
         const batch = await this.outbox.claim(room, roomOf, full);
         more = batch.more;
+        claimedNone = batch.claimed.length === 0 && !more;
         if (this.saturated) this.saturatedBudget -= batch.claimed.length;
         for (const delivery of batch.claimed) this.start(delivery);
       }
@@ -129,6 +148,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     } finally {
       this.pumping = false;
     }
+    if (claimedNone && this.inFlight.size === 0) {
+      this.metrics.recordQuietPass();
+      this.releaseQuietWaiters(pass);
+    }
     if (throttled) {
       this.schedule(SATURATED_PUMP_MS);
     } else if (this.pumpAgain || more) {
@@ -136,6 +159,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.schedule(0);
     } else {
       this.schedule(POLL_MS);
+    }
+  }
+
+  /** Resolves the quiet() waiters that were waiting for a pass begun after theirs, up to `pass`. */
+  private releaseQuietWaiters(pass: number): void {
+    for (let i = this.quietWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.quietWaiters[i];
+      if (waiter.after >= pass) continue;
+      this.quietWaiters.splice(i, 1);
+      waiter.resolve();
     }
   }
 

@@ -1,6 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+import { connect as netConnect, isIP, type NetConnectOpts } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { type AddressPolicy, forbiddenAddress, RefusedAddressError } from './address-policy.js';
 
 /** How long a delivery may take, connection to last byte read. */
@@ -14,15 +16,15 @@ export type DeliveryResult =
 
 /**
  * POSTs webhook deliveries under the address policy: the address connected to is checked after DNS
- * (the lookup) and again on connect, redirects are not followed (a 3xx is a failure), the whole
+ * (the lookup) and again on connect, before a byte is sent (CheckedHttpAgent), redirects are not followed (a 3xx is a failure), the whole
  * exchange is bounded by DELIVERY_TIMEOUT_MS and at most MAX_RESPONSE_BYTES of the answer is read.
  * Connections are kept alive between deliveries to the same receiver.
  */
 export class WebhookSender {
   // No socket limit here: the dispatcher bounds deliveries per subscriber, and subscribers that share
   // a host must not wait for each other's sockets.
-  private readonly httpAgent = new HttpAgent({ keepAlive: true });
-  private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
+  private readonly httpAgent = new CheckedHttpAgent({ keepAlive: true });
+  private readonly httpsAgent = new CheckedHttpsAgent({ keepAlive: true });
 
   constructor(private readonly policy: AddressPolicy) {}
 
@@ -41,31 +43,23 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve(result);
       };
-      const req = request(target, {
+      const options: RequestOptions & Pick<ConnectOptions, 'checkAddress'> = {
         method: 'POST',
         agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
         lookup: this.policy.lookupFor(target),
+        checkAddress: !allowedHost,
         headers: {
           ...headers,
           'content-type': 'application/json',
           'content-length': String(payload.length),
           'user-agent': 'museum-special-events-webhooks/1',
         },
-      });
+      };
+      const req = request(target, options);
       const timer = setTimeout(() => {
         req.destroy();
         settle({ outcome: 'failed', reason: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` });
       }, DELIVERY_TIMEOUT_MS);
-      req.on('socket', (socket: Socket) => {
-        // A second check on the address actually connected to, whatever resolved it.
-        if (allowedHost) return;
-        const check = (): void => {
-          const reason = socket.remoteAddress === undefined ? null : forbiddenAddress(socket.remoteAddress);
-          if (reason !== null) req.destroy(new RefusedAddressError(reason));
-        };
-        if (socket.connecting) socket.once('connect', check);
-        else check();
-      });
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof RefusedAddressError) settle({ outcome: 'refused', reason: error.message });
         else settle({ outcome: 'failed', reason: describeError(error) });
@@ -97,6 +91,57 @@ export class WebhookSender {
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+  }
+}
+
+/** A connection's options as the agent passes them on, with the sender's own `checkAddress`. */
+type ConnectOptions = NetConnectOpts & ConnectionOptions & { checkAddress?: boolean; host?: string };
+type Created = (error: Error | null, socket?: Duplex) => void;
+
+/**
+ * Opens the TCP connection and, when `checkAddress`, checks the address actually connected to
+ * (whatever the lookup let through) before handing the socket on: the HTTP request, or the TLS
+ * handshake that `secure` starts, is written only once the check passed, so a refused address
+ * receives not one byte.
+ */
+function checkedConnection(options: ConnectOptions, created: Created, secure: boolean): undefined {
+  const socket = netConnect(options);
+  const failed = (error: Error): void => created(error);
+  socket.once('error', failed);
+  socket.once('connect', () => {
+    socket.off('error', failed);
+    const reason =
+      options.checkAddress && socket.remoteAddress !== undefined ? forbiddenAddress(socket.remoteAddress) : null;
+    if (reason !== null) {
+      socket.destroy();
+      created(new RefusedAddressError(reason));
+      return;
+    }
+    if (!secure) {
+      created(null, socket);
+      return;
+    }
+    const host = options.host ?? '';
+    created(
+      null,
+      tlsConnect({ ...options, socket, servername: options.servername ?? (isIP(host) ? undefined : host) }),
+    );
+  });
+  // The agent waits for `created` (its asynchronous form) when nothing is returned.
+  return undefined;
+}
+
+/** An HTTP agent whose connections pass checkedConnection. */
+class CheckedHttpAgent extends HttpAgent {
+  override createConnection(options: ConnectOptions, created: Created): undefined {
+    return checkedConnection(options, created, false);
+  }
+}
+
+/** An HTTPS agent whose connections pass checkedConnection before their TLS handshake. */
+class CheckedHttpsAgent extends HttpsAgent {
+  override createConnection(options: ConnectOptions, created: Created): undefined {
+    return checkedConnection(options, created, true);
   }
 }
 

@@ -7,10 +7,14 @@ import type { WebhookOutbox } from './webhooks.repository.js';
  *   (another status, a timeout, a connection error), `refused` (the address policy);
  * - `webhook_pending_deliveries`: the outbox's depth, read from the database at each scrape, so
  *   every instance reports the same shared queue;
- * - `webhook_oldest_pending_delivery_age_seconds`: how long the oldest of them has waited.
+ * - `webhook_oldest_pending_delivery_age_seconds`: how long the oldest of them has waited;
+ * - `webhook_quiet_passes_total`: this instance's passes over the outbox that found nothing due
+ *   and nothing of its own in flight; two more than a reading mean a pass begun after it found
+ *   everything then due sent and recorded (a barrier for a check that nothing more is sent).
  */
 export class WebhooksMetrics {
   private readonly deliveries: Counter<'outcome'>;
+  private readonly quietPasses: Counter;
   private backlog?: { at: number; value: ReturnType<WebhookOutbox['backlog']> };
 
   constructor(registry: Registry, outbox: WebhookOutbox) {
@@ -21,6 +25,11 @@ export class WebhooksMetrics {
       registers: [registry],
     });
     for (const outcome of ['delivered', 'failed', 'refused']) this.deliveries.inc({ outcome }, 0);
+    this.quietPasses = new Counter({
+      name: 'webhook_quiet_passes_total',
+      help: "Passes over the webhook outbox that found nothing due and none of this instance's deliveries in flight.",
+      registers: [registry],
+    });
     // One query per scrape serves both gauges.
     const backlog = () => {
       const now = Date.now();
@@ -53,5 +62,9 @@ export class WebhooksMetrics {
 
   recordDelivery(outcome: DeliveryResult['outcome']): void {
     this.deliveries.inc({ outcome });
+  }
+
+  recordQuietPass(): void {
+    this.quietPasses.inc();
   }
 }

@@ -18,8 +18,6 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { readHours, setWeeklyHours } from '../museum-hours/api.js';
 import { buyTicket, CHECK_IN_ROUTE, checkInPath, readTicket, readTicketCode } from '../tickets/api.js';
 
-/* oxlint-disable vitest/expect-expect -- some tests assert through the expect* helpers */
-
 /**
  * The door scanner (docs/door.md): the page at /door, for box office and above, in Debian's
  * Chromium driven by playwright-core. A fake camera plays a video made here from the QR code the
@@ -501,6 +499,23 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
       expect(cancelled).toMatchObject({ outcome: 'cancelled', title: 'Cancelled' });
       expect(cancelled.detail).toContain('because its event was deleted');
       expect(await styleOf(page, '#result', 'background-color')).toBe('rgb(176, 0, 32)');
+
+      // A ticket for an event's sessions today: its name, and each session's time and end.
+      const tour = validEvent({
+        name: 'Gallery tour',
+        dates: [`${today}T18:00`, `${today}T14:00`],
+        durationMinutes: 60,
+      });
+      expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(tour), 201);
+      const tourTicket = await buyTicket(
+        t.baseUrl,
+        { ticketType: 'event', eventId: tour.eventId, ticketDate: today },
+        DOOR_AUTH,
+      );
+      expectStatus(tourTicket, 201);
+      const toured = await typeCode(page, (tourTicket.body as Ticket).confirmationCode);
+      expect(toured).toMatchObject({ outcome: 'admitted', title: 'Admitted' });
+      expect(toured.detail).toContain(`Special event · Gallery tour · ${today} 14:00–15:00, 18:00–19:00`);
 
       expect(await typeCode(page, unknownCode())).toMatchObject({ outcome: 'unknown', title: 'Unknown ticket' });
       expect(await typeCode(page, 'https://example.com/not-a-ticket')).toMatchObject({

@@ -22,7 +22,8 @@ const SEED = Number(process.env.DURABILITY_SEED ?? Date.now() % 2 ** 31);
  * acknowledged ids. What it shows is that a 201 goes out only after its commit was handed to the
  * operating system. It cannot show that the commit was flushed to the disk: a killed process
  * leaves the page cache intact, so a commit never fsynced survives it too. That a commit is
- * flushed rests on the database's settings, which durability.e2e-spec.ts reads back on SQLite.
+ * flushed is shown on SQLite by sqlite-power-loss.e2e-spec.ts (a storage layer that keeps only
+ * what was flushed); the settings are read back by durability.e2e-spec.ts.
  */
 export function describeDurability(
   kind: TestDatabaseKind,

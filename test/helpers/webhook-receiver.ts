@@ -34,6 +34,9 @@ export class WebhookReceiver {
   maxConcurrentPerId = 0;
   private server?: Server;
   private readonly waiters = new Set<() => void>();
+  /** Connections open now; told when the last one closes (connectionsClosed()). */
+  private openConnections = 0;
+  private readonly closedWaiters = new Set<() => void>();
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -69,8 +72,26 @@ export class WebhookReceiver {
         else answer(res);
       });
     });
+    this.server.on('connection', (socket: Socket) => {
+      this.openConnections++;
+      socket.on('close', () => {
+        this.openConnections--;
+        if (this.openConnections > 0) return;
+        for (const waiter of this.closedWaiters) waiter();
+        this.closedWaiters.clear();
+      });
+    });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * Resolves once no sender holds a connection open: every request sent on one was read and
+   * answered, or its sender is gone (a killed process's connections close with it).
+   */
+  connectionsClosed(): Promise<void> {
+    if (this.openConnections === 0) return Promise.resolve();
+    return new Promise((resolve) => this.closedWaiters.add(resolve));
   }
 
   /** The deliveries answered with a 2xx, in the order they were answered, that reached their sender's connection. */

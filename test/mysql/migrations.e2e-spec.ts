@@ -212,8 +212,10 @@ describe('npm run migration:* against MySQL', () => {
     expect(await columns()).toEqual([]);
     expect(npm('migration:show')).toMatch(/\[ \] InitialSchema1763800000000/);
     npm('migration:run');
-    // With special_events' capacity and tickets_sold (EventCapacity1764400000000).
-    expect((await columns()).length).toBe(17);
+    // With special_events' capacity and tickets_sold (EventCapacity1764400000000) and
+    // duration_minutes (EventDuration1764700048100), and capacity_per_date with each date's
+    // tickets_sold (EventCapacityPerDate1764700048200).
+    expect((await columns()).length).toBe(20);
     expect(await tableExists('tickets')).toBe(true);
   }, 180_000);
 });

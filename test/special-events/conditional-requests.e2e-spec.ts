@@ -5,8 +5,6 @@ import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/p
 import { AUTH, useTestApp } from '../helpers/test-app.js';
 import { buyTicket } from '../tickets/api.js';
 
-/* oxlint-disable vitest/expect-expect -- the tests assert through the expect* helpers */
-
 /**
  * Preconditions of RFC 9110 on the writes of an event, on every database: If-Match on DELETE (a
  * stale tag deletes nothing, decided by the database) and If-None-Match on PATCH.

@@ -22,6 +22,7 @@ import {
 
 const CREATE = '/special-events';
 const ITEM = '/special-events/{eventId}';
+const AVAILABILITY = '/special-events/{eventId}/availability';
 
 const del = (t: TestApp, eventId: string, headers: Record<string, string> = {}): Promise<Exchange> =>
   send(t, 'delete', `/special-events/${eventId}`, { headers: { Authorization: AUTH, ...headers } });
@@ -402,6 +403,67 @@ const contract: ContractCases = {
       status: 503,
       what: 'the database gone',
       send: (t) => getItem(t, randomUUID()),
+    },
+
+    // GET /special-events/{eventId}/availability
+    {
+      app: 'main',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 200,
+      what: "an event's dates and seats",
+      send: async (t) => getItem(t, `${await created(t)}/availability`),
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 400,
+      what: 'not a UUID',
+      send: (t) => getItem(t, 'not-a-uuid/availability'),
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 401,
+      what: 'no credentials',
+      send: (t) => send(t, 'get', `/special-events/${randomUUID()}/availability`),
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 404,
+      what: 'no such event',
+      send: (t) => getItem(t, `${randomUUID()}/availability`),
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 431,
+      what: 'headers over 16 KiB',
+      send: (t) => getItem(t, `${randomUUID()}/availability`, HUGE_HEADER),
+    },
+    {
+      app: 'failure-limit-2',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 429,
+      what: 'valid credentials after too many failures',
+      send: async (t) => {
+        await exhaustFailures(t);
+        return getItem(t, `${randomUUID()}/availability`);
+      },
+    },
+    {
+      app: 'database-destroyed',
+      method: 'get',
+      path: AVAILABILITY,
+      status: 503,
+      what: 'the database gone',
+      send: (t) => getItem(t, `${randomUUID()}/availability`),
     },
 
     // PATCH /special-events/{eventId}

@@ -4,4 +4,5 @@ import type { OpenApiPaths } from '../helpers/openapi-path-rows.js';
 export default {
   '/special-events': ['get', 'post'],
   '/special-events/{eventId}': ['delete', 'get', 'patch'],
+  '/special-events/{eventId}/availability': ['get'],
 } satisfies OpenApiPaths;

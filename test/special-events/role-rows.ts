@@ -63,6 +63,11 @@ const rows: RoleRows = {
       expect(rows[0].name === `Patched by ${caller}`).toBe(atLeast(caller, 'editor'));
     },
   },
+  'GET /special-events/:eventId/availability': authenticated(
+    everyRole((res) => expectStatus(res, 200)),
+    'GET',
+    (t) => createEvent(t).then((eventId) => `/special-events/${eventId}/availability`),
+  ),
   // Methods the paths do not support: the same 405 for every role (no role could do more).
   'ALL /special-events': authenticated(
     everyRole((res, path) => expectProblem(res, 405, path)),
@@ -73,6 +78,11 @@ const rows: RoleRows = {
     everyRole((res, path) => expectProblem(res, 405, path)),
     'PUT',
     () => `/special-events/${randomUUID()}`,
+  ),
+  'ALL /special-events/:eventId/availability': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'PUT',
+    () => `/special-events/${randomUUID()}/availability`,
   ),
   'ALL /special-events/*rest': authenticated(
     everyRole((res, path) => expectProblem(res, 404, path)),

@@ -4,6 +4,7 @@ import { type RunningService, startService, useBuiltService } from '../helpers/b
 import { validEvent } from '../helpers/problem-assertions.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { outboxQuiet } from './api.js';
 
 const USER = 'outbox';
 const PASSWORD = 'outbox-password-1234';
@@ -67,7 +68,8 @@ describe('webhooks: two instances on one MariaDB database', () => {
     );
     // 30 events x (create + update) x 2 subscribers.
     await receiver.waitFor(() => receiver.acknowledged().length >= 120, 90_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Nothing more to come: both instances found nothing left due, with nothing in flight.
+    await outboxQuiet(services.map(({ baseUrl }) => baseUrl));
 
     expect(receiver.maxConcurrentPerId).toBe(1);
     const keys = receiver.acknowledged().map(({ path, headers }) => `${path} ${String(headers['webhook-id'])}`);

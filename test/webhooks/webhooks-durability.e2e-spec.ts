@@ -5,6 +5,7 @@ import { validEvent } from '../helpers/problem-assertions.js';
 import { basicHeader } from '../helpers/test-app.js';
 import { TEST_DATABASE } from '../helpers/test-database.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { outboxQuiet } from './api.js';
 
 const USER = 'outbox';
 const PASSWORD = 'outbox-password-1234';
@@ -68,8 +69,9 @@ describe(`webhooks on ${TEST_DATABASE}: SIGKILL right after a 201, receiver refu
     );
     const status = await running.run.waitForExit(15_000);
     expect(status.signal).toBe('SIGKILL');
-    // Requests that reached the receiver before the kill are refused, even those it reads late.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Requests that reached the receiver before the kill are refused, even those it reads late:
+    // once the killed process's connections have closed, all of them were read.
+    await receiver.connectionsClosed();
     expect(receiver.acknowledged()).toEqual([]);
 
     receiver.behaviour = () => ({ status: 202 });
@@ -84,8 +86,9 @@ describe(`webhooks on ${TEST_DATABASE}: SIGKILL right after a 201, receiver refu
       );
     await receiver.waitFor(() => [...wanted].every((id) => createdIds().has(id)), 30_000, 'every acknowledged create');
 
-    // Nothing announced that is not stored, and each message acknowledged once.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing announced that is not stored, and each message acknowledged once: checked once the
+    // service found nothing more due, with nothing in flight.
+    await outboxQuiet([service.baseUrl]);
     for (const eventId of createdIds()) {
       const res = await request(service.baseUrl).get(`/special-events/${eventId}`).set('Authorization', AUTH);
       expect(res.status).toBe(200);

@@ -7,6 +7,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
 import { AddressPolicy } from '../../src/webhooks/address-policy.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { expectProblem, expectStatus, expectUnauthorized, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { type ReceivedDelivery, WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -328,7 +329,8 @@ describe('webhooks', () => {
       ]);
       expect(own.map(({ body }) => (JSON.parse(body) as { price: number }).price)).toEqual([event.price, 1, 2]);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing sent twice: once the dispatcher found nothing more due, still 15.
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.acknowledged()).toHaveLength(15);
     const [healthy] = await listWebhooks(t);
     expect(healthy).toMatchObject({ enabled: true, pendingDeliveries: 0, lastSuccessAt: expect.any(String) });
@@ -340,7 +342,7 @@ describe('webhooks', () => {
       path === '/moved' ? { status: 307, headers: { location: `${receiverUrl}/elsewhere` } } : { status: 202 };
     await createEvent(t);
     await receiver.waitFor(() => receiver.received.length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.received.map(({ path }) => path)).not.toContain('/elsewhere');
     const [health] = await listWebhooks(t);
     expect(health.lastFailureReason).toBe('HTTP 307: redirects are not followed');
@@ -373,12 +375,16 @@ describe('webhooks', () => {
       if (typeof options === 'object' && options.all) callback(null, [{ address: answer, family: 4 }]);
       else callback(null, answer, 4);
     }) as unknown as typeof dnsLookup;
-    // A TLS port that hangs up on whatever it is sent, and counts the connections made to it.
+    // A raw TCP port in place of the subscriber's TLS one: it counts the connections made to it
+    // and every byte it receives (a TLS handshake's first included).
     const connections: Socket[] = [];
+    let bytesReceived = 0;
     const listener = createServer((socket) => {
       connections.push(socket);
       socket.on('error', () => undefined);
-      socket.on('data', () => socket.destroy());
+      socket.on('data', (chunk: Buffer) => {
+        bytesReceived += chunk.length;
+      });
     });
     let url = '';
 
@@ -390,6 +396,7 @@ describe('webhooks', () => {
     beforeEach(() => {
       answer = '93.184.216.34';
       connections.length = 0;
+      bytesReceived = 0;
       t.app.get(AddressPolicy).dnsLookup = resolver;
     });
     afterEach(() => {
@@ -415,6 +422,7 @@ describe('webhooks', () => {
         /^rebound\.museum\.test resolves to 127\.0\.0\.1 is a loopback, private, link-local or otherwise internal address$/,
       );
       expect(connections).toEqual([]);
+      expect(bytesReceived).toBe(0);
     });
 
     it('is refused on connect by the address actually connected to, whatever the lookup let through', async () => {
@@ -423,7 +431,13 @@ describe('webhooks', () => {
       expect(await refusalAtDelivery()).toBe(
         '127.0.0.1 is a loopback, private, link-local or otherwise internal address',
       );
+      // Connected, and refused before the TLS handshake began: not one byte reached the port,
+      // once the sender has closed every connection it made.
       expect(connections.length).toBeGreaterThan(0);
+      await vi.waitFor(() =>
+        expect(connections.every((socket) => socket.readableEnded || socket.destroyed)).toBe(true),
+      );
+      expect(bytesReceived).toBe(0);
     });
   });
 
@@ -477,7 +491,7 @@ describe('webhooks: a subscriber failing for the whole retry period is disabled,
       new Set(['special-event.created']),
     );
     const tried = receiver.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await t.app.get(WebhookDispatcher).quiet();
     expect(receiver.received).toHaveLength(tried);
 
     receiver.behaviour = () => ({ status: 200 });

@@ -43,7 +43,12 @@ describe('StrictValidationPipe on the create body', () => {
     const body = validBody({ capacity: 40 });
     const result = await new StrictValidationPipe().transform(body, BODY);
     expect(result).toBeInstanceOf(CreateSpecialEventDto);
-    expect(Object.fromEntries(Object.entries(result as object))).toStrictEqual(validBody({ capacity: 40 }));
+    // Optional fields not sent (capacityPerDate, durationMinutes) are there, undefined.
+    expect(Object.fromEntries(Object.entries(result as object))).toStrictEqual({
+      ...validBody({ capacity: 40 }),
+      capacityPerDate: undefined,
+      durationMinutes: undefined,
+    });
   });
 
   it('accepts a body without eventId and leaves it undefined', async () => {
@@ -52,11 +57,13 @@ describe('StrictValidationPipe on the create body', () => {
     const result = (await new StrictValidationPipe().transform(body, BODY)) as CreateSpecialEventDto;
     expect(result).toBeInstanceOf(CreateSpecialEventDto);
     expect(result.eventId).toBeUndefined();
-    // The optional fields not sent (eventId, capacity) are left undefined.
+    // The optional fields not sent (eventId, capacity, capacityPerDate, durationMinutes) are left undefined.
     expect(result.capacity).toBeUndefined();
     expect({ ...Object.fromEntries(Object.entries(result)), eventId: EVENT_ID }).toStrictEqual({
       ...validBody(),
       capacity: undefined,
+      capacityPerDate: undefined,
+      durationMinutes: undefined,
     });
   });
 

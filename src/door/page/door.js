@@ -174,7 +174,7 @@
     const detail = body && typeof body.detail === 'string' ? body.detail : '';
     switch (response.status) {
       case 200:
-        return { outcome: 'admitted', detail: admittedText(body) };
+        return { outcome: 'admitted', detail: await admittedText(body) };
       case 409: {
         const outcome = PROBLEM_OUTCOMES[body && body.type] || 'refused';
         return { outcome, detail: outcome === 'already-checked-in' ? alreadyText(detail) : detail };
@@ -201,10 +201,59 @@
     }
   }
 
-  function admittedText(ticket) {
+  /**
+   * "Special event · Gallery tour · 2026-11-28 14:00–15:00": for an event ticket, the event's
+   * name and its sessions' times that day (date items YYYY-MM-DDTHH:MM, the museum's local time),
+   * read from the event; without them (no session, or the event not readable) the kind and date.
+   */
+  async function admittedText(ticket) {
     if (!ticket) return '';
-    const kind = ticket.ticketType === 'event' ? 'Special event' : 'General admission';
-    return `${kind} · ${ticket.ticketDate}`;
+    if (ticket.ticketType !== 'event') return `General admission · ${ticket.ticketDate}`;
+    const event = await eventOf(ticket.eventId);
+    if (!event) return `Special event · ${ticket.ticketDate}`;
+    const times = sessionTimes(event, ticket.ticketDate);
+    return `Special event · ${event.name} · ${ticket.ticketDate}${times ? ` ${times}` : ''}`;
+  }
+
+  /** Events read for admissions, by eventId: a door admits many tickets of one event. */
+  const events = new Map();
+  const EVENTS_KEPT = 50;
+
+  /** The event (GET /special-events/{eventId}), or null when it cannot be read now. */
+  async function eventOf(eventId) {
+    if (typeof eventId !== 'string') return null;
+    if (events.has(eventId)) return events.get(eventId);
+    try {
+      const response = await fetch(`/special-events/${encodeURIComponent(eventId)}`, {
+        headers: { Accept: 'application/json' },
+        cache: 'no-store',
+      });
+      if (!response.ok) return null;
+      const event = await response.json();
+      if (events.size >= EVENTS_KEPT) events.delete(events.keys().next().value);
+      events.set(eventId, event);
+      return event;
+    } catch {
+      return null;
+    }
+  }
+
+  /** "14:00–15:30, 18:00–19:30": the event's sessions on `date`, with their ends when it has a duration. */
+  function sessionTimes(event, date) {
+    const times = (Array.isArray(event.dates) ? event.dates : [])
+      .map((item) => /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/.exec(item))
+      .filter((match) => match && match[1] === date)
+      .map((match) => match[2])
+      .filter((time, i, all) => all.indexOf(time) === i)
+      .sort();
+    const minutes = Number.isInteger(event.durationMinutes) ? event.durationMinutes : 0;
+    return times.map((time) => (minutes > 0 ? `${time}–${addMinutes(time, minutes)}` : time)).join(', ');
+  }
+
+  /** `HH:MM` plus `minutes`, on a 24-hour clock (a session past midnight ends the next day). */
+  function addMinutes(time, minutes) {
+    const total = (Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) + minutes) % 1440;
+    return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
   }
 
   /** "First checked in at 14:03:12", from the API's detail (which carries the ISO instant). */

@@ -34,7 +34,9 @@ export class CreateSpecialEventDto {
 
   @ApiProperty({
     ...FIELD_SCHEMA.dates,
-    description: 'Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended.',
+    description:
+      'Kept in the order sent. Free text; ISO 8601 dates (YYYY-MM-DD) are recommended. An item YYYY-MM-DDTHH:MM is a ' +
+      "session starting at that local time in the museum's time zone (MUSEUM_TIME_ZONE); its time must exist (25:00: 400).",
   })
   @FieldRule.dates()
   dates: string[];
@@ -55,4 +57,26 @@ export class CreateSpecialEventDto {
   @IsOptional()
   @FieldRule.capacity()
   capacity?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    nullable: true,
+    description:
+      'Tickets each ISO date of the event may sell (its sessions on one date share them), checked as well as ' +
+      'capacity (an addition to the Museum API). Absent or null: no limit per date.',
+  })
+  @IsOptional()
+  @FieldRule.capacityPerDate()
+  capacityPerDate?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.durationMinutes,
+    nullable: true,
+    description:
+      'How long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes: it gives the session its end (an ' +
+      'addition to the Museum API). Absent or null: sessions have no end given.',
+  })
+  @IsOptional()
+  @FieldRule.durationMinutes()
+  durationMinutes?: number | null;
 }

@@ -22,6 +22,14 @@ export class SpecialEventResponse {
   price: number;
 
   @ApiPropertyOptional({
+    ...FIELD_SCHEMA.durationMinutes,
+    description:
+      'Only for an event with a duration: how long each session (a date item YYYY-MM-DDTHH:MM) lasts, in minutes ' +
+      '(an addition to the Museum API).',
+  })
+  durationMinutes?: number;
+
+  @ApiPropertyOptional({
     ...FIELD_SCHEMA.capacity,
     description: 'Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).',
   })
@@ -37,4 +45,12 @@ export class SpecialEventResponse {
       'changes it and the ETag, not the version; it is not announced by a webhook.',
   })
   ticketsAvailable?: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    description:
+      'Only for an event with a limit per date, and not to anonymous readers: the tickets each ISO date may sell ' +
+      "(an addition to the Museum API); GET /special-events/{eventId}/availability shows each date's.",
+  })
+  capacityPerDate?: number;
 }

@@ -44,7 +44,7 @@ export class UpdateSpecialEventDto {
 
   @ApiPropertyOptional({
     ...FIELD_SCHEMA.dates,
-    description: `Replaces the stored dates as a whole (a merge patch replaces arrays). ${NOT_NULL}`,
+    description: `Replaces the stored dates as a whole (a merge patch replaces arrays); an item YYYY-MM-DDTHH:MM is a session, as on create. ${NOT_NULL}`,
   })
   @WhenPresent()
   @FieldRule.dates()
@@ -65,4 +65,24 @@ export class UpdateSpecialEventDto {
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   @FieldRule.capacity()
   capacity?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.capacityPerDate,
+    nullable: true,
+    description:
+      'Tickets each ISO date may sell (an addition to the Museum API); null removes the limit. Below the tickets ' +
+      'already sold on a date: 409 naming the date, nothing changed.',
+  })
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @FieldRule.capacityPerDate()
+  capacityPerDate?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.durationMinutes,
+    nullable: true,
+    description: 'How long each session lasts, in minutes (an addition to the Museum API); null removes it.',
+  })
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @FieldRule.durationMinutes()
+  durationMinutes?: number | null;
 }

@@ -1,0 +1,37 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * One deadline for all the database work a request does. Each statement has its own timeout
+ * (DB_QUERY_TIMEOUT_MS) and each wait for a connection its own (DB_ACQUIRE_TIMEOUT_MS), so a
+ * request of several statements, each stuck, would otherwise take their sum (a purchase behind a
+ * global read lock took 19 s to get its 503). Within a request, every wait for a connection or a
+ * write slot and every statement is cut to what is left of the deadline set when the request
+ * arrived (requestDeadline, which app.setup.ts runs for every request). Work outside a request
+ * (the webhook dispatcher, startup), and work a request started that runs on after its answer (a
+ * timer it scheduled), keep the per-statement bounds alone.
+ */
+interface RequestWindow {
+  readonly deadlineAt: number;
+  open: boolean;
+}
+
+const windows = new AsyncLocalStorage<RequestWindow>();
+
+/** Express middleware: the request's database work has `ms` in all, from now. */
+export function requestDeadline(ms: number): (request: Request, response: Response, next: NextFunction) => void {
+  return (_request, response, next) => {
+    const window: RequestWindow = { deadlineAt: Date.now() + ms, open: true };
+    response.once('close', () => {
+      window.open = false;
+    });
+    windows.run(window, next);
+  };
+}
+
+/** `bound`, cut to what is left of the current request's deadline (at least 1 ms). */
+export function withinRequestDeadline(bound: number): number {
+  const window = windows.getStore();
+  if (window === undefined || !window.open) return bound;
+  return Math.max(1, Math.min(bound, window.deadlineAt - Date.now()));
+}
