@@ -27,7 +27,7 @@ export class AppModule {
         ProblemsModule.forRoot([databaseUnavailableProblem]),
         MetricsModule.forRoot(config),
         DatabaseModule.forRoot(migrationsOf(features)),
-        ...features.flatMap((feature) => feature.module ?? []),
+        ...features.flatMap((feature) => (feature.loadedWhen?.(config) === false ? [] : (feature.module ?? []))),
       ],
       providers: [{ provide: APP_PIPE, useClass: StrictValidationPipe }],
     };

@@ -62,7 +62,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
 /** Everything about the HTTP layer that is not a Nest provider. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  // First, so that every request, whoever answers it (errors and unknown routes included), gets
+  if (config.testMode) {
+    // Before anything can answer, so that every answer says it (errors, refusals and unknown
+    // routes included): a suite or a person can never mistake this instance for a real one.
+    app.use((_request: Request, response: Response, next: NextFunction) => {
+      response.setHeader('Museum-Test-Mode', 'on');
+      next();
+    });
+    new Logger('TestMode').warn(
+      "TEST_MODE is on: /testing/ routes can set the museum clock and empty every feature's data. Never in production.",
+    );
+  }
+  // First of the rest, so that every request, whoever answers it (errors and unknown routes included), gets
   // an id, the security headers (strict for the JSON API, a policy that lets Swagger UI render on
   // /docs: security-headers.ts), a log line and its metrics; then what cannot be served is
   // refused (answeredUnservable) before anything else sees it.

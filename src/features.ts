@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { AppConfig } from './config/app-config.js';
 import { AUTH_MIGRATIONS } from './auth/auth.migrations.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CALENDAR_MIGRATIONS } from './calendar/calendar.migrations.js';
@@ -11,6 +12,8 @@ import { MUSEUM_HOURS_MIGRATIONS } from './museum-hours/museum-hours.migrations.
 import { MuseumHoursModule } from './museum-hours/museum-hours.module.js';
 import { SPECIAL_EVENTS_MIGRATIONS } from './special-events/special-events.migrations.js';
 import { SpecialEventsModule } from './special-events/special-events.module.js';
+import { TESTING_MIGRATIONS } from './testing/testing.migrations.js';
+import { TestingModule } from './testing/testing.module.js';
 import { TICKETS_MIGRATIONS } from './tickets/tickets.migrations.js';
 import { TicketsModule } from './tickets/tickets.module.js';
 import { WEBHOOKS_MIGRATIONS } from './webhooks/webhooks.migrations.js';
@@ -23,6 +26,8 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 export interface Feature {
   readonly module?: Type;
   readonly migrations?: DriverMigrations;
+  /** Whether the module is loaded with this configuration (default: always). Its migrations always run. */
+  readonly loadedWhen?: (config: AppConfig) => boolean;
 }
 
 /**
@@ -39,6 +44,7 @@ export const FEATURES: readonly Feature[] = [
   { module: TicketsModule, migrations: TICKETS_MIGRATIONS },
   { module: DoorModule },
   { module: HealthModule },
+  { module: TestingModule, migrations: TESTING_MIGRATIONS, loadedWhen: (config) => config.testMode },
 ];
 
 /** The migrations of `features` as one history per driver, oldest first. */

@@ -189,6 +189,7 @@ describe('the folders of src/', () => {
   it('keep the entry points at the root, imported by nothing', () => {
     const entries = [
       'main.ts',
+      'test-service.ts',
       'data-source.ts',
       'users.cli.ts',
       'migrations.cli.ts',

@@ -1,3 +1,4 @@
+import { useMuseumClock } from './helpers/clock.js';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
@@ -245,6 +246,8 @@ function predictPost(
 // ---------------------------------------------------------------------------------------------
 
 const t = useTestApp();
+// The museum's clock the properties' dates are derived from (suiteDate).
+useMuseumClock(t);
 let repo: Repository<SpecialEvent>;
 let port = 0;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

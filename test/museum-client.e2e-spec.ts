@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from './helpers/clock.js';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components } from '../.test-build/museum-api/schema.js';
 import { featureRows } from './helpers/feature-rows.js';
@@ -31,6 +32,7 @@ import { useTestApp } from './helpers/test-app.js';
 const FEATURES = (await featureRows<MuseumClientRows>('museum-client-rows')).map(({ rows }) => rows);
 
 const t = useTestApp();
+useMuseumClock(t);
 let museum: MuseumClient;
 
 beforeAll(() => {
@@ -160,7 +162,7 @@ describe('a client generated from the Museum API (openapi-typescript + openapi-f
 
   it('credentials come only from the middleware: with a wrong password every operation is a 401', async () => {
     const intruder = museumClient(t.baseUrl, 'not the password');
-    const eventDay = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const eventDay = suiteDate(9);
     const eventId = (await create(museumEvent(2046, { dates: [eventDay] }))).eventId;
     const statuses: (readonly [string, number])[] = [
       ['listSpecialEvents', (await intruder.GET('/special-events')).response.status],

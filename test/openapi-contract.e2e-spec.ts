@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type AppKind,
   type Case,
+  CONTRACT_NOW,
   type ContractCases,
   type Exchange,
   HUGE_HEADER,
@@ -19,6 +20,7 @@ import {
   schemaValidator,
   send,
 } from './helpers/contract.js';
+import { setMuseumClock } from './helpers/clock.js';
 import { featureRows } from './helpers/feature-rows.js';
 import { useTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -177,6 +179,7 @@ function describeApp(
     let doc: OpenApiDocument;
 
     beforeAll(async () => {
+      setMuseumClock(t, CONTRACT_NOW);
       doc = await fetchDocument(t);
       await options.prepare?.(t);
     });
@@ -245,7 +248,8 @@ describeApp(
         const documented = Object.entries(ctx().doc.paths).flatMap(([path, item]) =>
           Object.keys(item).map((m) => `${m} ${path}`),
         );
-        const driven = [...new Set(CASES.map((c) => `${c.method} ${c.path}`))];
+        // The /testing/ operations exist only in test mode: the test-mode app checks them.
+        const driven = [...new Set(CASES.filter((c) => c.app !== 'test-mode').map((c) => `${c.method} ${c.path}`))];
         expect(documented.sort()).toEqual(driven.sort());
       });
 
@@ -300,6 +304,23 @@ describeApp(
 );
 
 describeApp('failure-limit-2', { AUTH_FAILURE_LIMIT: '2' });
+
+describeApp(
+  'test-mode',
+  { TEST_MODE: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+  {
+    more: (ctx) => {
+      it("documents the operations the cases drive, test mode's included, and says test mode on every answer", async () => {
+        const documented = Object.entries(ctx().doc.paths).flatMap(([path, item]) =>
+          Object.keys(item).map((m) => `${m} ${path}`),
+        );
+        const driven = [...new Set(CASES.map((c) => `${c.method} ${c.path}`))];
+        expect(documented.sort()).toEqual(driven.sort());
+        expect((await send(ctx().t, 'get', '/health/live')).headers.get('museum-test-mode')).toBe('on');
+      });
+    },
+  },
+);
 
 describeApp(
   'database-destroyed',

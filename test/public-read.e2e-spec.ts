@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from './helpers/clock.js';
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -21,10 +22,9 @@ import { buyTicket } from './tickets/api.js';
  * while every other operation and every request with credentials stays as it is.
  */
 
-/** Tickets sell up to 366 days ahead: the dates sold for are a couple of months from today. */
-const daysAhead = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const DATE = daysAhead(60);
-const SOLD_DATE = daysAhead(61);
+/** Tickets sell up to 366 days ahead: the dates sold for are a couple of months after the museum clock's day. */
+const DATE = suiteDate(60);
+const SOLD_DATE = suiteDate(61);
 const STAFF_ORIGIN = 'https://staff.example.org';
 const SITE_ORIGIN = 'https://www.museum.example';
 /** Each feature's reads under public read, beside the events' (test/<feature>/public-reads.ts). */
@@ -71,6 +71,7 @@ function globalEnhancers(t: TestApp): { guards: object[]; interceptors: object[]
 
 describe('public read off (the default)', () => {
   const t = useTestApp();
+  useMuseumClock(t);
 
   it('answers every read without credentials with the 401 challenge, as before', async () => {
     const event = await createEvent(t);
@@ -109,6 +110,7 @@ describe('public read on', () => {
     PUBLIC_RATE_LIMIT: '100000',
     CORS_ORIGINS: STAFF_ORIGIN,
   });
+  useMuseumClock(t);
   const CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=90';
 
   /** The headers every anonymous 200 and 304 carries. */
@@ -457,6 +459,7 @@ describe('public read: the rate limit', () => {
     PUBLIC_RATE_WINDOW_SECONDS: '3600',
     TRUST_PROXY: '1',
   });
+  useMuseumClock(t);
 
   it('answers 429 with Retry-After past the limit, per client address as the proxy gives it', async () => {
     // The client is the address the trusted proxy appended; the leftmost entries are the client's own words.

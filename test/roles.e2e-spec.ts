@@ -7,6 +7,7 @@ import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { UsersRepository } from '../src/auth/users.repository.js';
 import { UsersService } from '../src/auth/users.service.js';
 import { expectStatus, validEvent } from './helpers/problem-assertions.js';
+import { useMuseumClock } from './helpers/clock.js';
 import { basicHeader, TEST_USER, useTestApp, type TestApp } from './helpers/test-app.js';
 import { featureRows } from './helpers/feature-rows.js';
 import { BOX_OFFICE, CALLERS, EDITOR, forbidden, open, type RoleRows, VIEWER } from './helpers/roles.js';
@@ -63,6 +64,7 @@ function registeredRoutes(t: TestApp): string[] {
 
 describe('roles: every registered route, tried by each kind of caller', () => {
   const t = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  useMuseumClock(t);
 
   beforeAll(async () => {
     await t.app.get(UsersService).add(VIEWER.user, VIEWER.password, 'viewer');

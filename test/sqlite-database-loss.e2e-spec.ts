@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from './helpers/clock.js';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -144,8 +145,9 @@ describe('SQLite full (every write fails with SQLITE_FULL), then room again', ()
  */
 describe('SQLite full while tickets are sold: readiness hears of the failed sale', () => {
   const t = useTestApp();
+  useMuseumClock(t);
   let db: Database.Database;
-  const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  const day = suiteDate(10);
 
   beforeAll(() => {
     db = (t.app.get(DataSource).driver as unknown as { databaseConnection: Database.Database }).databaseConnection;

@@ -19,6 +19,7 @@ import { PublicReadThrottler } from './public-read-limit.js';
 import { RoleGuard } from './role.guard.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
  * HTTP Basic authentication for every route that is not @Public(), the role each route needs
@@ -89,4 +90,10 @@ import { UsersService } from './users.service.js';
   // GuessGate: tickets counts unknown check-in codes with it, as wrong passwords are counted.
   exports: [UsersService, GuessGate],
 })
-export class AuthModule {}
+export class AuthModule {
+  constructor(reset: ResetRegistry) {
+    reset.empties('auth', ['public_read_hits']);
+    // Users and their credentials' epoch outlive a reset: a suite keeps its logins.
+    reset.keeps('auth', ['users', 'credentials_epoch']);
+  }
+}

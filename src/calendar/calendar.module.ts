@@ -11,6 +11,7 @@ import { CalendarTokensService } from './calendar-tokens.service.js';
 import { hideFeedToken } from './feed-token-path.js';
 import { SpecialEventsCalendarController } from './special-events-calendar.controller.js';
 import { CALENDAR_PROBLEMS } from './calendar.problems.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
  * The calendar feed of special events (docs/api.md, Calendar feed). Built on what
@@ -27,7 +28,9 @@ export class CalendarModule implements NestModule, OnModuleInit {
     private readonly participants: EventWriteParticipants,
     private readonly stamps: CalendarEventStamps,
     problems: ProblemTranslators,
+    reset: ResetRegistry,
   ) {
+    reset.empties('calendar', ['calendar_event_stamps', 'calendar_tokens']);
     problems.add(CALENDAR_PROBLEMS.translate);
   }
 

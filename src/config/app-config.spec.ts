@@ -289,4 +289,17 @@ describe('loadConfig', () => {
       expect(configErrorOf({ [variable]: value }).variable).toBe(variable);
     }
   });
+
+  it('keeps TEST_MODE off by default; on MySQL it asks for the database named a second time', () => {
+    expect(loadConfig({}).testMode).toBe(false);
+    expect(loadConfig({ TEST_MODE: 'true', DATABASE_URL: 'sqlite::memory:' }).testMode).toBe(true);
+    const mysql = 'mysql://u:p@db:3306/museum';
+    expect(configErrorOf({ TEST_MODE: 'true', DATABASE_URL: mysql }).variable).toBe('TEST_MODE_DATABASE');
+    expect(configErrorOf({ TEST_MODE: 'true', DATABASE_URL: mysql, TEST_MODE_DATABASE: 'museum2' }).variable).toBe(
+      'TEST_MODE_DATABASE',
+    );
+    expect(loadConfig({ TEST_MODE: 'true', DATABASE_URL: mysql, TEST_MODE_DATABASE: 'museum' }).testMode).toBe(true);
+    expect(loadConfig({ DATABASE_URL: mysql }).testMode).toBe(false);
+    expect(configErrorOf({ TEST_MODE: 'maybe' }).variable).toBe('TEST_MODE');
+  });
 });

@@ -120,6 +120,8 @@ export interface AppConfig {
   readonly webhooks: WebhooksConfig;
   readonly museum: MuseumConfig;
   readonly publicRead: PublicReadConfig;
+  /** TEST_MODE: the /testing/ routes (a settable museum clock, a reset), said loudly everywhere. */
+  readonly testMode: boolean;
 }
 
 /** Thrown at start for an invalid environment; the message names the variable. */
@@ -192,7 +194,19 @@ export function loadConfig(env: Env): AppConfig {
       rateLimit: integer(env, 'PUBLIC_RATE_LIMIT', 1000, 1, 1_000_000),
       rateWindowMs: integer(env, 'PUBLIC_RATE_WINDOW_SECONDS', 60, 1, 3600) * 1000,
     },
+    testMode: testMode(env, database),
   };
+}
+
+/**
+ * A reset empties the database in one call, so test mode is refused on MySQL unless the operator
+ * names the database a second time in TEST_MODE_DATABASE: no production URL turns it on by a typo.
+ */
+function testMode(env: Env, database: DatabaseConfig): boolean {
+  const on = boolean(env, 'TEST_MODE', false);
+  const named = database.type === 'sqlite' || read(env, 'TEST_MODE_DATABASE') === database.database;
+  if (on && !named) throw new ConfigError('TEST_MODE_DATABASE', 'must name the MySQL database for TEST_MODE on MySQL');
+  return on;
 }
 
 /** `sqlite:PATH`, `sqlite::memory:` or `mysql://user:pass@host:port/db`. */

@@ -7,6 +7,7 @@ import { buildDataSourceOptions } from './database-options.js';
 import type { DriverMigrations } from './migration-history.js';
 import { mysqlPoolOf } from './driver-handles.js';
 import { withMigrationLock } from './migration-lock.js';
+import { ResetRegistry } from './reset-registry.js';
 import { Sql } from './sql.js';
 import { boundPoolAcquire } from './pool-acquire-timeout.js';
 import { discardUnsafeConnections } from './unsafe-connections.js';
@@ -48,6 +49,15 @@ export class DatabaseModule {
         MysqlPoolBounds,
         WriteHealth,
         {
+          provide: ResetRegistry,
+          useFactory: () => {
+            const registry = new ResetRegistry();
+            // TypeORM's record of the migrations run: the schema outlives a reset.
+            registry.keeps('database', ['migrations']);
+            return registry;
+          },
+        },
+        {
           provide: Sql,
           inject: [DataSource, WriteHealth, APP_CONFIG],
           useFactory: (dataSource: DataSource, writeHealth: WriteHealth, config: AppConfig) =>
@@ -60,7 +70,7 @@ export class DatabaseModule {
             }),
         },
       ],
-      exports: [WriteHealth, Sql],
+      exports: [WriteHealth, Sql, ResetRegistry],
     };
   }
 }

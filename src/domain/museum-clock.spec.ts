@@ -39,4 +39,30 @@ describe('MuseumClock', () => {
     vi.setSystemTime(new Date('2026-03-01T18:29:30.000Z')); // a clock set back
     expect(clock.today()).toBe('2026-03-01');
   });
+
+  it('set frozen: stands still at the instant, whatever the real clock does, until advanced', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T10:00:00Z'));
+    const clock = new MuseumClock('Europe/Paris');
+    clock.set(Date.parse('2027-03-13T22:59:00Z'), true);
+    vi.setSystemTime(new Date('2026-11-29T10:00:00Z'));
+    expect(clock.now()).toBe(Date.parse('2027-03-13T22:59:00Z'));
+    expect(clock.today()).toBe('2027-03-13');
+    clock.advance(60_000); // midnight in Paris
+    expect(clock.today()).toBe('2027-03-14');
+    expect(clock.frozen).toBe(true);
+  });
+
+  it('set running: moves on from the instant at the real pace; reset: the real clock again', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T10:00:00Z'));
+    const clock = new MuseumClock('UTC');
+    clock.set(Date.parse('2030-01-01T00:00:00Z'), false);
+    vi.setSystemTime(new Date('2026-11-28T10:00:05Z'));
+    expect(clock.now()).toBe(Date.parse('2030-01-01T00:00:05Z'));
+    expect(clock.frozen).toBe(false);
+    clock.reset();
+    expect(clock.now()).toBe(Date.parse('2026-11-28T10:00:05Z'));
+    expect(clock.today()).toBe('2026-11-28');
+  });
 });

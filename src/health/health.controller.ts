@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import type { AppConfig } from '../config/app-config.js';
+import { InjectConfig } from '../config/config.module.js';
 import { Sql } from '../database/sql.js';
 import { WRITE_FAILURE_UNREADY_MS } from '../database/write-health.js';
 import { Public } from '../common/http/public.decorator.js';
@@ -14,11 +16,29 @@ const STATUS_OK: SchemaObject = {
   additionalProperties: false,
 };
 
+/** Ready, and in test mode says so (TEST_MODE: its /testing/ routes can reset the data). */
+const READY: SchemaObject = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok'], example: 'ok' },
+    testMode: { type: 'boolean', enum: [true], description: 'Present only in test mode (TEST_MODE=true).' },
+  },
+  required: ['status'],
+  additionalProperties: false,
+};
+
 @Public()
 @ApiTags('Operations')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly sql: Sql) {}
+  private readonly ready200: { status: 'ok'; testMode?: true };
+
+  constructor(
+    private readonly sql: Sql,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.ready200 = config.testMode ? { status: 'ok', testMode: true } : { status: 'ok' };
+  }
 
   @Get('live')
   @ApiOperation({
@@ -40,9 +60,9 @@ export class HealthController {
       'Answers 200 when the database answers a query within 2 s (on SQLite: and its write lock is free; on a Galera ' +
       `node: and it is in the primary component) and the latest write did not fail for want of a database in the last ${WRITE_FAILURE_UNREADY_MS / 1000} s, else 503.`,
   })
-  @ApiOkResponse({ description: 'The database answers and takes writes.', schema: STATUS_OK })
+  @ApiOkResponse({ description: 'The database answers and takes writes.', schema: READY })
   @ApiProblemResponses(431, 503)
-  async ready(): Promise<{ status: 'ok' }> {
+  async ready(): Promise<{ status: 'ok'; testMode?: true }> {
     const readiness = await this.sql.readiness();
     if (readiness === 'writes-failing') {
       throw new ProblemException(503, 'The database does not take writes right now.', {
@@ -54,6 +74,6 @@ export class HealthController {
         headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
       });
     }
-    return { status: 'ok' };
+    return this.ready200;
   }
 }

@@ -5,6 +5,7 @@ import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
@@ -18,7 +19,8 @@ import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
   exports: [MuseumHoursService],
 })
 export class MuseumHoursModule {
-  constructor(problems: ProblemTranslators) {
+  constructor(problems: ProblemTranslators, reset: ResetRegistry) {
+    reset.empties('museum-hours', ['museum_weekly_hours', 'museum_hours_exceptions', 'museum_general_admissions']);
     problems.add(MUSEUM_HOURS_PROBLEMS.translate);
   }
 }

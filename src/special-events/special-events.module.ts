@@ -15,6 +15,7 @@ import { SpecialEventsService } from './special-events.service.js';
 import { SpecialEventsRepository } from './special-events.repository.js';
 import { createSpecialEventsRepository } from './special-events.repository.factory.js';
 import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 @Module({
   // The entities are registered for the tools and tests that read the tables through TypeORM;
@@ -43,7 +44,10 @@ import { SPECIAL_EVENT_PROBLEMS } from './special-events.problems.js';
   exports: [SpecialEventsService, EventWriteParticipants, CursorSigningKeys],
 })
 export class SpecialEventsModule {
-  constructor(problems: ProblemTranslators) {
+  constructor(problems: ProblemTranslators, reset: ResetRegistry) {
+    reset.empties('special-events', ['special_events', 'special_event_dates']);
+    // The keys that sign list cursors are not data: a reset leaves them.
+    reset.keeps('special-events', ['cursor_signing_keys']);
     problems.add(SPECIAL_EVENT_PROBLEMS.translate);
   }
 }

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { MuseumClock } from '../domain/museum-clock.js';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
@@ -10,6 +11,7 @@ import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
  * Tickets (issue 28): bought for general admission or a special event, drawn as a QR code, checked
@@ -28,15 +30,20 @@ export class TicketsModule implements OnModuleInit {
     private readonly participants: EventWriteParticipants,
     private readonly tickets: TicketsService,
     private readonly repository: TicketsRepository,
+    private readonly clock: MuseumClock,
     problems: ProblemTranslators,
+    reset: ResetRegistry,
   ) {
+    reset.empties('tickets', ['tickets']);
     problems.add(TICKET_PROBLEMS.translate);
   }
 
   onModuleInit(): void {
     this.participants.join({
       statementsFor: (change) =>
-        change.kind === 'deleted' ? [this.repository.cancelEventTicketsStatement(change.eventId, Date.now())] : [],
+        change.kind === 'deleted'
+          ? [this.repository.cancelEventTicketsStatement(change.eventId, this.clock.now())]
+          : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
     });

@@ -96,7 +96,7 @@ export class TicketsService {
         email: body.email ?? null,
         pricePaid: price,
         confirmationCode,
-        createdAt: Date.now(),
+        createdAt: this.clock.now(),
       });
     if (body.ticketType === 'event') {
       const eventId = body.eventId as string;
@@ -182,7 +182,7 @@ export class TicketsService {
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
   async checkIn(ticketId: string): Promise<TicketResponse> {
     const today = this.clock.today();
-    const checkedIn = await this.tickets.checkInById(ticketId, today, Date.now());
+    const checkedIn = await this.tickets.checkInById(ticketId, today, this.clock.now());
     const ticket = await this.find(ticketId);
     if (!checkedIn) throw this.refusal(ticket, today);
     return toResponse(ticket);
@@ -201,7 +201,7 @@ export class TicketsService {
       address,
       codeGuessesOf(username),
       async () => {
-        const checkedIn = await this.tickets.checkInByCode(code, today, Date.now());
+        const checkedIn = await this.tickets.checkInByCode(code, today, this.clock.now());
         return { checkedIn, ticket: await this.tickets.byCode(code) };
       },
       ({ ticket }) => ticket === null,

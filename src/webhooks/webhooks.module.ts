@@ -14,6 +14,7 @@ import { WebhooksMetrics } from './webhooks.metrics.js';
 import { enqueueStatement, WebhookOutbox, WebhookSubscriptions } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
+import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
  * `publishNewEvent` webhooks: admins subscribe URLs; every create, update and delete of a special
@@ -56,7 +57,9 @@ export class WebhooksModule implements OnModuleInit {
     private readonly participants: EventWriteParticipants,
     private readonly dispatcher: WebhookDispatcher,
     problems: ProblemTranslators,
+    reset: ResetRegistry,
   ) {
+    reset.empties('webhooks', ['webhook_subscriptions', 'webhook_deliveries']);
     problems.add(WEBHOOK_PROBLEMS.translate);
   }
 

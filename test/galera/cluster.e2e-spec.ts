@@ -217,6 +217,7 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'cursor_signing_keys', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'idempotency_keys', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'migrations', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'museum_clock', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_general_admissions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_hours_exceptions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_weekly_hours', engine: 'InnoDB', primaryKeys: 1 },

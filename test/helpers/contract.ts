@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { UsersService } from '../../src/auth/users.service.js';
+import { SUITE_NOW } from './clock.js';
 import { AUTH, basicHeader, TEST_USER, type TestApp } from './test-app.js';
 
 /**
@@ -12,6 +13,12 @@ import { AUTH, basicHeader, TEST_USER, type TestApp } from './test-app.js';
  */
 
 const addFormats = addFormatsModule.default;
+
+/**
+ * The museum's clock in every app the table starts (frozen): a Wednesday. Cases that need
+ * "today" or a date ahead derive it from this instant, never from the machine's clock.
+ */
+export const CONTRACT_NOW = SUITE_NOW;
 
 export type Json = Record<string, unknown>;
 export interface OpenApiDocument {
@@ -40,8 +47,11 @@ export interface Exchange {
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** The apps the table starts, one at a time: as configured for tests, with a failure limit of 2, with the database gone. */
-export type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed';
+/**
+ * The apps the table starts, one at a time: as configured for tests, with a failure limit of 2,
+ * with the database gone, and in test mode (TEST_MODE=true: the only one with /testing/ routes).
+ */
+export type AppKind = 'main' | 'failure-limit-2' | 'database-destroyed' | 'test-mode';
 
 export interface Case {
   readonly app: AppKind;

@@ -71,6 +71,11 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     // High enough that tests which send many bad credentials do not trip the 429.
     AUTH_FAILURE_LIMIT: '100000',
     AUTH_FAILURE_ADDRESS_LIMIT: '100000',
+    // The suite runs in any museum zone (CI runs the date-sensitive files in Paris on a DST day);
+    // a test that needs one sets it.
+    ...(process.env.MUSEUM_TIME_ZONE === undefined ? {} : { MUSEUM_TIME_ZONE: process.env.MUSEUM_TIME_ZONE }),
+    // Test mode on MySQL asks for the database's name a second time: this one is the test's own.
+    ...(database?.name === undefined ? {} : { TEST_MODE_DATABASE: database.name }),
     ...env,
   });
   const config =

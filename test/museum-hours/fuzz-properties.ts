@@ -1,3 +1,4 @@
+import { suiteDate } from '../helpers/clock.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { type FuzzKit, type FuzzProperties, isPlainObject, isQueryDate } from '../helpers/fuzz.js';
@@ -201,7 +202,7 @@ function properties(kit: FuzzKit): ReturnType<FuzzProperties['properties']> {
           counts.generated++;
           const search = new URLSearchParams(query as Record<string, string>).toString();
           const path = `/museum-hours${search === '' ? '' : `?${search}`}`;
-          const today = new Date().toISOString().slice(0, 10);
+          const today = suiteDate(0);
           const reply = await send('GET', path, { Authorization: AUTH });
           record(reply);
           const failing: string[] = [];

@@ -129,6 +129,7 @@ describe('npm run migration:* against MySQL', () => {
           'cursor_signing_keys',
           'idempotency_keys',
           'migrations',
+          'museum_clock',
           'museum_general_admissions',
           'museum_hours_exceptions',
           'museum_weekly_hours',

@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ const BUYERS = 24;
 /** Buyers of one event, behind each other, while its first purchase is stuck. */
 const QUEUED = 6;
 /** Tickets sell up to 366 days ahead: a date some weeks from today. */
-const DATE = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+const DATE = suiteDate(40);
 
 /**
  * Another connection holds a read lock on every table of this test's database (as FLUSH TABLES
@@ -32,6 +33,7 @@ describe('MySQL: writes stuck behind a read lock, reads still served', () => {
     DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
     DB_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_TIMEOUT_MS),
   }));
+  useMuseumClock(t);
   let locker: Connection;
 
   beforeAll(async () => {

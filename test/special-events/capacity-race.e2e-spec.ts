@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -18,8 +19,9 @@ import { AUTH, useTestApp } from '../helpers/test-app.js';
  */
 
 const t = useTestApp();
+useMuseumClock(t);
 /** Tickets sell up to 366 days ahead: a date some weeks from today. */
-const DATE = new Date(Date.now() + 50 * 86_400_000).toISOString().slice(0, 10);
+const DATE = suiteDate(50);
 /** How many of the repository's statements are raced; later ones (the service's retries) run alone. */
 const RACED_STATEMENTS = 4;
 

@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import request, { type Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
@@ -10,9 +11,10 @@ import { buyTicket } from '../tickets/api.js';
  */
 
 const t = useTestApp();
+useMuseumClock(t);
 
-/** A date within the ticket sales' horizon: ten days from now. */
-const SALE_DATE = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+/** A date within the ticket sales' horizon: ten days after the museum clock's day. */
+const SALE_DATE = suiteDate(10);
 
 async function create(body: Body): Promise<string> {
   const res = await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(body);

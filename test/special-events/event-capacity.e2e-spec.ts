@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -22,9 +23,10 @@ import { removeWebhook, subscribeWebhook } from '../webhooks/api.js';
  */
 
 const t = useTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+useMuseumClock(t);
 const MERGE_PATCH = 'application/merge-patch+json';
 /** Tickets sell up to 366 days ahead: the first date is some weeks from today, the others later. */
-const DATE = new Date(Date.now() + 50 * 86_400_000).toISOString().slice(0, 10);
+const DATE = suiteDate(50);
 
 beforeAll(async () => {
   await t.app

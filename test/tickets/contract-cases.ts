@@ -30,8 +30,12 @@ const CHECK_INS = '/check-ins';
 /** A ticket for today in the museum's time zone, written straight into the table. */
 const ticketToday = (t: TestApp): Promise<SeededTicket> =>
   seedTicket(t, { ticketDate: t.app.get(MuseumClock).today() });
-/** A month ahead: within the sales' horizon (366 days), and never today on the real clock. */
-const SALE_DATE = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+/**
+ * A month after the table's museum clock (CONTRACT_NOW, 2031-03-05): within the sales' horizon
+ * (366 days), and a Friday, which no case's hours open (the museum-hours cases open Mondays and
+ * Tuesdays), so a general ticket for it is refused as closed.
+ */
+const SALE_DATE = '2031-04-04';
 /** An event on sale on SALE_DATE, with a capacity or none. */
 async function saleEvent(t: TestApp, capacity?: number): Promise<string> {
   const eventId = randomUUID();

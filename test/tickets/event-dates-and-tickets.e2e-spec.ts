@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -14,10 +15,10 @@ import { setHoursOn } from '../museum-hours/api.js';
  */
 
 const t = useTestApp();
-/** Tickets sell up to 366 days ahead: the event's dates are a few weeks from today. */
-const daysAhead = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const D = daysAhead(40);
-const E = daysAhead(41);
+useMuseumClock(t);
+/** Tickets sell up to 366 days ahead: the event's dates are a few weeks after the museum clock's day. */
+const D = suiteDate(40);
+const E = suiteDate(41);
 const MERGE_PATCH = 'application/merge-patch+json';
 
 async function createEvent(fields: Body = {}): Promise<string> {
@@ -52,7 +53,7 @@ async function activeTicketDates(eventId: string): Promise<string[]> {
 describe('PATCH of the dates of an event with tickets', () => {
   it('removing a date with active tickets is a 409 naming it (problem type) that changes nothing', async () => {
     const eventId = await createEvent({ capacity: 10 });
-    const third = daysAhead(42);
+    const third = suiteDate(42);
     expectStatus(await patch(eventId, { dates: [D, E, third] }), 200);
     expectStatus(await buy(eventId, D), 201);
     expectStatus(await buy(eventId, third), 201);

@@ -1,3 +1,4 @@
+import { suiteDate } from '../helpers/clock.js';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
@@ -34,7 +35,7 @@ const json = (value: unknown): string => JSON.stringify(value);
 /** An event that exists, on no date a purchase here asks for: a purchase for it is a 422 (the Nil UUID: a valid id). */
 const OTHER_EVENT = NIL_UUID;
 /** Two months ahead. */
-const OTHER_DATE = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+const OTHER_DATE = suiteDate(60);
 /** No opening hours: a general ticket for any day is a 422. */
 const CLOSED_EVERY_DAY = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, null]),
@@ -43,10 +44,10 @@ const CLOSED_EVERY_DAY = Object.fromEntries(
 const TICKET_FIELDS = ['ticketType', 'ticketDate', 'eventId', 'email'] as const;
 /** The event the purchases are for, made in the tickets property: one ISO date, a month ahead. */
 const SALE_EVENT = '0190a3c4-5e6f-7a8b-9c0d-ace0ace0ace0';
-/** Within the sales' horizon (366 days from today), never today (a scan of its ticket is a 409). */
-const SALE_DATE = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+/** Within the sales' horizon (366 days from the museum clock's day, SUITE_NOW), never today (a scan of its ticket is a 409). */
+const SALE_DATE = suiteDate(30);
 /** The day after: not a date of the sale event. */
-const NEXT_DAY = new Date(Date.now() + 31 * 86_400_000).toISOString().slice(0, 10);
+const NEXT_DAY = suiteDate(31);
 /** Beyond the horizon: a 400 for any purchase. */
 const BEYOND_HORIZON = '2099-06-01';
 const GOOD_EMAILS = ['todd@example.com', 'museum-lover@example.org', 'a.b+c@museum.example.co.uk'];

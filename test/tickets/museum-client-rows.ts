@@ -1,3 +1,4 @@
+import { suiteDate } from '../helpers/clock.js';
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
 import {
@@ -18,9 +19,8 @@ function tests(kit: MuseumClientKit): ReturnType<MuseumClientRows['tests']> {
         'buys both kinds of ticket (buyMuseumTickets) and fetches a QR code (getTicketCode) that holds the confirmation code',
       run: async () => {
         const { museum } = kit;
-        // A week and eight days ahead (the museum's time zone is UTC here): dates no run reaches, within any horizon.
-        const day = (ahead: number): string => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
-        const [eventDay, openDay] = [day(7), day(8)];
+        // A week and eight days after the museum clock's day (useMuseumClock): within the horizon, not today.
+        const [eventDay, openDay] = [suiteDate(7), suiteDate(8)];
         const event = await kit.create(museumEvent(2099, { dates: [eventDay] }));
         // The opening hours are this service's addition (the Museum API has no write side): set without the client.
         const opened = await setHoursOn(kit.t.baseUrl, openDay, { timeOpen: '09:00', timeClose: '18:00' });

@@ -1,3 +1,4 @@
+import { suiteDate } from '../helpers/clock.js';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
@@ -26,8 +27,8 @@ const rows: RoleRows = {
   // Tickets (issue 28): everyone reads them; box office and above check them in and cancel them.
   'POST /tickets': {
     async check(t, caller) {
-      // A month ahead: within the sales' horizon (366 days).
-      const saleDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      // A month after the table's museum clock (useMuseumClock): within the sales' horizon (366 days).
+      const saleDate = suiteDate(30);
       const event = validEvent({ dates: [saleDate] });
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
       const res = await send(t, 'POST', '/tickets', caller).send({

@@ -188,7 +188,7 @@ describe('POST /tickets (buyMuseumTickets)', () => {
     expect(past.errors).toEqual([
       {
         field: 'ticketDate',
-        message: "ticketDate must not be in the past: today is 2026-12-01 in the museum's time zone (UTC)",
+        message: `ticketDate must not be in the past: today is 2026-12-01 in the museum's time zone (${t.config.museum.timeZone})`,
       },
     ]);
     const bad = expectProblem(

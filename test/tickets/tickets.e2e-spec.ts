@@ -194,7 +194,7 @@ describe('tickets: reads, QR codes and check-ins', () => {
       const byId = expectProblem(await checkIn(t, ticketId), 409, `/tickets/${ticketId}/check-in`);
       expect(byId).toMatchObject({
         type: 'urn:museum:problem:ticket-not-for-today',
-        detail: `This ticket is for ${ticketDate}; today is ${TODAY} in the museum's time zone (UTC).`,
+        detail: `This ticket is for ${ticketDate}; today is ${TODAY} in the museum's time zone (${t.config.museum.timeZone}).`,
       });
       expect(expectProblem(await checkInCode(t, confirmationCode), 409, '/check-ins').detail).toBe(byId.detail);
       expect((await get(t, `/tickets/${ticketId}`)).body).toMatchObject({ status: 'active', checkedInAt: null });

@@ -1,3 +1,4 @@
+import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { NewSpecialEvent, Problem, Ticket, TicketConfirmation } from '../../client/index.js';
@@ -6,7 +7,8 @@ import { useTypedClient } from '../helpers/typed-client.js';
 
 /** The typed client (client/index.ts) on tickets: buy, read, QR code, check-in. */
 
-const { client } = useTypedClient();
+const { t, client } = useTypedClient();
+useMuseumClock(t);
 
 const newEvent = (): NewSpecialEvent & { eventId: string } => ({
   eventId: randomUUID(),
@@ -20,8 +22,8 @@ const newEvent = (): NewSpecialEvent & { eventId: string } => ({
 describe('createMuseumClient: tickets', () => {
   it('buys an event ticket, reads it, fetches its QR code and checks it in by the scanned code: typed', async () => {
     const { museum } = client;
-    // A month ahead: within the sales' horizon (366 days), and not today.
-    const saleDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    // A month after the museum clock's day: within the sales' horizon (366 days), and not today.
+    const saleDate = suiteDate(30);
     const event = { ...newEvent(), dates: [saleDate], capacity: 10 };
     expect((await museum.POST('/special-events', { body: event })).response.status).toBe(201);
     const bought = await museum.POST('/tickets', {

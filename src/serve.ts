@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { setFlagsFromString } from 'node:v8';
 import { createApp, handleShutdownSignals } from './app.setup.js';
 import { checkAdminConfig } from './auth/admin-bootstrap.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { type AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 
 /**
  * Under load, V8 lets the old generation grow to up to four times the live heap between full
@@ -17,13 +17,12 @@ function boundHeapGrowth(): void {
   setFlagsFromString('--heap-growing-percent=75');
 }
 
-/** The service itself: configuration checked, the app built, listening until a signal stops it. */
-export async function runService(): Promise<void> {
-  boundHeapGrowth();
-  let config;
+/** The validated configuration of `env`; an invalid one ends the process with its message. */
+export function configOrExit(env: Readonly<Record<string, string | undefined>>): AppConfig {
   try {
-    config = loadConfig(process.env);
+    const config = loadConfig(env);
     checkAdminConfig(config.admin);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -31,6 +30,11 @@ export async function runService(): Promise<void> {
     }
     throw error;
   }
+}
+
+/** Starts the service with `config` and serves until a signal; a failed start ends the process. */
+export async function serve(config: AppConfig): Promise<void> {
+  boundHeapGrowth();
   // Nest's static logger: the app's own (createApp's PinoLoggerService).
   const logger = new Logger('Main');
   try {
