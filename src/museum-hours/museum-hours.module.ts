@@ -5,17 +5,20 @@ import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
+import { TimeSlotsRepository } from './time-slots.repository.js';
+import { TimeSlotsService } from './time-slots.service.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
  * of its own; a day's admissions are a capacity pool (DAY_ADMISSIONS, in MuseumHoursRepository). Exports MuseumHoursService:
- * other modules (tickets) sell general admission through its admitGeneral, never the tables.
+ * other modules (tickets) sell general admission through its admitGeneral, or TimeSlotsService.admit on
+ * a day with time slots, never the tables.
  */
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [MuseumHoursService, MuseumHoursRepository],
-  exports: [MuseumHoursService],
+  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository],
+  exports: [MuseumHoursService, TimeSlotsService],
 })
 export class MuseumHoursModule {
   constructor(problems: ProblemTranslators) {

@@ -1,6 +1,8 @@
 import type { DriverMigrations } from '../database/migration-history.js';
 import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400002000-tickets.js';
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
+import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1795842085466-ticket-time.js';
+import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -8,6 +10,6 @@ import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/17644
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets],
-  mysql: [MysqlTickets],
+  sqlite: [SqliteTickets, SqliteTicketTime],
+  mysql: [MysqlTickets, MysqlTicketTime],
 };

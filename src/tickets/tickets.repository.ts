@@ -7,7 +7,8 @@ import { Ticket } from './ticket.entity.js';
 export type NewTicket = Pick<
   Ticket,
   'ticketId' | 'ticketType' | 'ticketDate' | 'eventId' | 'email' | 'pricePaid' | 'confirmationCode' | 'createdAt'
->;
+> &
+  Partial<Pick<Ticket, 'ticketTime'>>;
 
 const NEW_TICKET_COLUMNS = [
   'ticketId',
@@ -22,6 +23,8 @@ const NEW_TICKET_COLUMNS = [
 
 const TICKETS = tableOf(Ticket);
 const INSERT_TICKET = insertInto(Ticket, NEW_TICKET_COLUMNS);
+/** A ticket with a time (a slot, a session): the same columns and ticket_time, last. */
+const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime']);
 const SELECT_TICKET = `SELECT ${selectList(Ticket)} FROM ${TICKETS} WHERE`;
 const BY_ID = `${SELECT_TICKET} ${columnOf(Ticket, 'ticketId')} = ?`;
 const BY_CODE = `${SELECT_TICKET} ${columnOf(Ticket, 'confirmationCode')} = ?`;
@@ -54,7 +57,14 @@ export class TicketsRepository {
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
-    return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => ticket[property]) };
+    const { ticketTime, ...rest } = ticket;
+    if (ticketTime == null) {
+      return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => rest[property]) };
+    }
+    return {
+      sql: INSERT_TIMED_TICKET,
+      parameters: [...NEW_TICKET_COLUMNS.map((property) => rest[property]), ticketTime],
+    };
   }
 
   /**
