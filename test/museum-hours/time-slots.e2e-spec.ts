@@ -236,3 +236,30 @@ describe('POST /tickets on a day with slots', () => {
     expect(list.body).toEqual([{ date, timeOpen: '10:00', timeClose: '11:30', ticketsAvailable: 79 }]);
   }, 120_000);
 });
+
+describe('GET /museum-hours/{date}/slots with public read', () => {
+  const open = useTestApp({ PUBLIC_READ: 'true', PUBLIC_RATE_LIMIT: '100000' });
+
+  it('answers anonymous callers with a public cache policy and a 304 until a sale; behind credentials, no-store', async () => {
+    const date = '2090-02-20';
+    const day = { timeOpen: '10:00', timeClose: '11:00', slotMinutes: 30, slotCapacity: 2 };
+    expectStatus(await setHoursOn(open.baseUrl, date, day), 200);
+    const path = slotsPath(date);
+    const anonymous = await request(open.baseUrl).get(path);
+    expectStatus(anonymous, 200);
+    expect(anonymous.body).toEqual([
+      { time: '10:00', capacity: 2, ticketsAvailable: 2 },
+      { time: '10:30', capacity: 2, ticketsAvailable: 2 },
+    ]);
+    expect(anonymous.headers['cache-control']).toMatch(/^public, /);
+    const etag = anonymous.headers.etag as string;
+    expect((await request(open.baseUrl).get(path).set('If-None-Match', etag)).status).toBe(304);
+    expectStatus(await buyTicket(open.baseUrl, { ticketType: 'general', ticketDate: date, ticketTime: '10:30' }), 201);
+    const after = await request(open.baseUrl).get(path).set('If-None-Match', etag);
+    expectStatus(after, 200);
+    expect(after.body[1]).toEqual({ time: '10:30', capacity: 2, ticketsAvailable: 1 });
+    const staff = await request(open.baseUrl).get(path).set('Authorization', AUTH);
+    expect(staff.headers['cache-control']).toBe('no-store');
+    expect(staff.body).toEqual(after.body);
+  });
+});
