@@ -65,6 +65,7 @@ const ticketBody = (ticketDate: string, ticketTime?: string): string =>
 interface FlashSale {
   readonly statuses: Record<string, number>;
   readonly errors: number;
+  readonly firstError?: string;
   readonly ms: number;
   readonly slotsLeft: number[];
 }
@@ -79,6 +80,7 @@ const flashSale = oncePerServer(async (subject): Promise<FlashSale> => {
   });
   const statuses: Record<string, number> = {};
   let errors = 0;
+  let firstError: string | undefined;
   let next = 0;
   const started = performance.now();
   const buyer = async (): Promise<void> => {
@@ -95,7 +97,7 @@ const flashSale = oncePerServer(async (subject): Promise<FlashSale> => {
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       } catch (error) {
         errors++;
-        if (errors === 1) console.error(`  flash sale: ${errorText(error)}`);
+        firstError ??= errorText(error);
       }
     }
   };
@@ -112,7 +114,7 @@ const flashSale = oncePerServer(async (subject): Promise<FlashSale> => {
     subject.label,
   );
   const slotsLeft = (JSON.parse(slots.body) as { ticketsAvailable: number }[]).map((slot) => slot.ticketsAvailable);
-  return { statuses, errors, ms, slotsLeft };
+  return { statuses, errors, ...(firstError === undefined ? {} : { firstError }), ms, slotsLeft };
 });
 
 /** Why the flash sale was not exact, or nothing. */
@@ -122,7 +124,7 @@ function flashProblems(sale: FlashSale): string[] {
   if ((sale.statuses['201'] ?? 0) !== seats) problems.push(`flash sale: ${sale.statuses['201'] ?? 0} sold of ${seats}`);
   const others = Object.entries(sale.statuses).filter(([status]) => status !== '201' && status !== '409');
   if (others.length > 0) problems.push(`flash sale: other answers ${JSON.stringify(Object.fromEntries(others))}`);
-  if (sale.errors > 0) problems.push(`flash sale: ${sale.errors} connection errors`);
+  if (sale.errors > 0) problems.push(`flash sale: ${sale.errors} connection errors, the first: ${sale.firstError}`);
   if (sale.slotsLeft.length !== SLOTS.length || sale.slotsLeft.some((left) => left !== 0)) {
     problems.push(`flash sale: slots left after it ${JSON.stringify(sale.slotsLeft)}`);
   }

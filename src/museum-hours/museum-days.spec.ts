@@ -107,7 +107,7 @@ describe('openDaysFrom', () => {
 });
 
 describe('slotTimes', () => {
-  const day = { timeOpen: '10:00', timeClose: '11:40', capacity: null };
+  const day = { timeOpen: '10:00', timeClose: '11:40' };
 
   it('starts at timeOpen and every slotMinutes after it, the last before timeClose', () => {
     expect(slotTimes({ ...day, slots: { minutes: 30, capacity: 5 } })).toEqual(['10:00', '10:30', '11:00', '11:30']);
@@ -116,12 +116,15 @@ describe('slotTimes', () => {
       '10:30',
       '11:00',
     ]);
-    expect(
-      slotTimes({ timeOpen: '09:00', timeClose: '18:00', capacity: null, slots: { minutes: 27, capacity: 1 } }),
-    ).toHaveLength(20);
-    expect(
-      slotTimes({ timeOpen: '00:00', timeClose: '23:59', capacity: null, slots: { minutes: 240, capacity: 1 } }),
-    ).toEqual(['00:00', '04:00', '08:00', '12:00', '16:00', '20:00']);
+    expect(slotTimes({ timeOpen: '09:00', timeClose: '18:00', slots: { minutes: 27, capacity: 1 } })).toHaveLength(20);
+    expect(slotTimes({ timeOpen: '00:00', timeClose: '23:59', slots: { minutes: 240, capacity: 1 } })).toEqual([
+      '00:00',
+      '04:00',
+      '08:00',
+      '12:00',
+      '16:00',
+      '20:00',
+    ]);
   });
 
   it('has one slot when slotMinutes is longer than the day, and none without slots', () => {

@@ -34,8 +34,9 @@ type SlotColumns = Pick<WeekRow, 'slot_minutes' | 'slot_capacity'>;
 
 /** The slot grid of a row's columns: none when either is NULL or not read. */
 export function slotsOf(row: SlotColumns): { slots: SlotGrid } | object {
-  if (row.slot_minutes == null || row.slot_capacity == null) return {};
-  return { slots: { minutes: Number(row.slot_minutes), capacity: Number(row.slot_capacity) } };
+  const { slot_minutes: minutes, slot_capacity: capacity } = row;
+  if (minutes === null || minutes === undefined || capacity === null || capacity === undefined) return {};
+  return { slots: { minutes: Number(minutes), capacity: Number(capacity) } };
 }
 
 /** A row of HOURS_SQL: the week's (`w`), an exception (`e`) or a date's sales (`s`). */

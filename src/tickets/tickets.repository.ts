@@ -58,7 +58,7 @@ export class TicketsRepository {
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
     const { ticketTime, ...rest } = ticket;
-    if (ticketTime == null) {
+    if (ticketTime === null || ticketTime === undefined) {
       return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => rest[property]) };
     }
     return {
