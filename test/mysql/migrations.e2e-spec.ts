@@ -131,6 +131,7 @@ describe('npm run migration:* against MySQL', () => {
           'migrations',
           'museum_general_admissions',
           'museum_hours_exceptions',
+          'museum_slot_admissions',
           'museum_weekly_hours',
           'public_read_hits',
           'special_event_dates',
