@@ -264,6 +264,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/museum-hours/{date}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a day's time slots
+         * @description The date's general-admission time slots, when its hours (its exception's, else its weekday's) carry `slotMinutes` and `slotCapacity`: one starting at `timeOpen` and every `slotMinutes` after it, the last starting before `timeClose`, each with what is left of it. `[]` for an open day without slots; a 404 for a closed day. A general ticket for a day with slots names one of these times as `ticketTime`.
+         */
+        get: operations["getMuseumSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/museum-hours/weekly": {
         parameters: {
             query?: never;
@@ -792,6 +812,23 @@ export interface components {
              */
             ticketsAvailable?: number;
         };
+        SlotResponse: {
+            /**
+             * @description The slot's start, 24-hour `HH:MM` in the museum's time zone: what `ticketTime` names.
+             * @example 10:30
+             */
+            time: string;
+            /**
+             * @description The slot's capacity (the day's slotCapacity).
+             * @example 100
+             */
+            capacity: number;
+            /**
+             * @description General tickets still for sale in the slot: the smaller of the slot's places left and the day's (its `capacity`, if set), never below 0.
+             * @example 42
+             */
+            ticketsAvailable: number;
+        };
         WeeklyHoursDto: {
             /** @description The hours on Mondays, or null: closed. */
             monday?: {
@@ -810,6 +847,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Tuesdays, or null: closed. */
             tuesday?: {
@@ -828,6 +875,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Wednesdays, or null: closed. */
             wednesday?: {
@@ -846,6 +903,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Thursdays, or null: closed. */
             thursday?: {
@@ -864,6 +931,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Fridays, or null: closed. */
             friday?: {
@@ -882,6 +959,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Saturdays, or null: closed. */
             saturday?: {
@@ -900,6 +987,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
             /** @description The hours on Sundays, or null: closed. */
             sunday?: {
@@ -918,6 +1015,16 @@ export interface components {
                  * @example 500
                  */
                 capacity?: number;
+                /**
+                 * @description Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots.
+                 * @example 30
+                 */
+                slotMinutes?: number;
+                /**
+                 * @description General-admission tickets per slot. With slotMinutes.
+                 * @example 100
+                 */
+                slotCapacity?: number;
             } | null;
         };
         HoursExceptionDto: {
@@ -942,6 +1049,16 @@ export interface components {
              * @example 200
              */
             capacity?: number;
+            /**
+             * @description Time slots that date: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, the last starting before timeClose. With slotCapacity; both absent: no slots. Not with `closed`.
+             * @example 30
+             */
+            slotMinutes?: number;
+            /**
+             * @description General-admission tickets per slot that date. With slotMinutes.
+             * @example 100
+             */
+            slotCapacity?: number;
         };
         HoursExceptionResponse: {
             /**
@@ -969,6 +1086,16 @@ export interface components {
              * @example 200
              */
             capacity?: number;
+            /**
+             * @description Absent: no time slots (and when closed).
+             * @example 30
+             */
+            slotMinutes?: number;
+            /**
+             * @description Absent: no time slots (and when closed).
+             * @example 100
+             */
+            slotCapacity?: number;
         };
         BuyTicketsDto: {
             /**
@@ -995,6 +1122,11 @@ export interface components {
              * @example museum-lover@example.com
              */
             email?: string;
+            /**
+             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. Not taken for an event ticket.
+             * @example 10:30
+             */
+            ticketTime?: string;
         };
         TicketConfirmationResponse: {
             /** @example Museum special event ticket purchased */
@@ -1014,6 +1146,11 @@ export interface components {
              * @description Date when this ticket can be used for museum entry.
              */
             ticketDate: string;
+            /**
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @example 10:30
+             */
+            ticketTime?: string;
             /**
              * Format: uuid
              * @description The special event; only on an event ticket.
@@ -1035,6 +1172,11 @@ export interface components {
             ticketType: "general" | "event";
             /** Format: date */
             ticketDate: string;
+            /**
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @example 10:30
+             */
+            ticketTime?: string;
             /**
              * Format: uuid
              * @description The special event; only on an event ticket.
@@ -3701,6 +3843,149 @@ export interface operations {
             };
         };
     };
+    getMuseumSlots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The date, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's slots, in time order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The museum is closed on the date (its exception closes it, or its weekday has no hours). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "The museum is closed on 2026-12-25: the day has no slots.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
     getWeeklyMuseumHours: {
         parameters: {
             query?: never;
@@ -5588,7 +5873,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description Too many unknown codes (or wrong credentials) from this address for this user within the window; retry after. */
+            /** @description An unknown code after too many unknown codes (or wrong credentials) from this address for this user within the window; retry after. A valid code is still checked in. */
             429: {
                 headers: {
                     /** @description Seconds until these credentials may be tried again from this address. */

@@ -9,6 +9,7 @@ import { MUSEUM_HOURS } from './museum-hours.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKETS } from './tickets.js';
+import { TIME_SLOTS } from './time-slots.js';
 import { WEBHOOKS } from './webhooks.js';
 import type { Alternation, BenchModule } from './workload.js';
 
@@ -17,6 +18,7 @@ const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
   MUSEUM_HOURS,
+  TIME_SLOTS,
   PUBLIC_READ,
   IDEMPOTENCY,
   WEBHOOKS,

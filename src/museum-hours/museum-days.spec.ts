@@ -6,6 +6,7 @@ import {
   isoWeekday,
   lastDateOf,
   openDaysFrom,
+  slotTimes,
   TIME_PATTERN,
 } from './museum-days.js';
 
@@ -102,5 +103,32 @@ describe('openDaysFrom', () => {
     ] as const) {
       expect(lastDateOf(start, count)).toBe(datesFrom(start, count).at(-1));
     }
+  });
+});
+
+describe('slotTimes', () => {
+  const day = { timeOpen: '10:00', timeClose: '11:40' };
+
+  it('starts at timeOpen and every slotMinutes after it, the last before timeClose', () => {
+    expect(slotTimes({ ...day, slots: { minutes: 30, capacity: 5 } })).toEqual(['10:00', '10:30', '11:00', '11:30']);
+    expect(slotTimes({ ...day, timeClose: '11:30', slots: { minutes: 30, capacity: 5 } })).toEqual([
+      '10:00',
+      '10:30',
+      '11:00',
+    ]);
+    expect(slotTimes({ timeOpen: '09:00', timeClose: '18:00', slots: { minutes: 27, capacity: 1 } })).toHaveLength(20);
+    expect(slotTimes({ timeOpen: '00:00', timeClose: '23:59', slots: { minutes: 240, capacity: 1 } })).toEqual([
+      '00:00',
+      '04:00',
+      '08:00',
+      '12:00',
+      '16:00',
+      '20:00',
+    ]);
+  });
+
+  it('has one slot when slotMinutes is longer than the day, and none without slots', () => {
+    expect(slotTimes({ ...day, slots: { minutes: 240, capacity: 5 } })).toEqual(['10:00']);
+    expect(slotTimes(day)).toEqual([]);
   });
 });

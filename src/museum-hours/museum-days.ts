@@ -19,11 +19,39 @@ const LAST_DATE = '9999-12-31';
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** A day's hours; `capacity` null: no limit on general admission. */
+/** A day's hours; `capacity` null: no limit on general admission; `slots` absent: no time slots. */
 export interface DayHours {
   readonly timeOpen: string;
   readonly timeClose: string;
   readonly capacity: number | null;
+  readonly slots?: SlotGrid;
+}
+
+/**
+ * A day's general admission by time slot: a slot starts at timeOpen and every `minutes` after it,
+ * the last starting before timeClose; each admits up to `capacity` tickets.
+ */
+export interface SlotGrid {
+  readonly minutes: number;
+  readonly capacity: number;
+}
+
+export const SLOT_MINUTES = { min: 5, max: 240 } as const;
+export const SLOT_CAPACITY_MAX = 1_000_000;
+
+const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const timeOfMinutes = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** The start times (`HH:MM`, ascending) of the day's slots: none for a day without slots. */
+export function slotTimes(hours: Pick<DayHours, 'timeOpen' | 'timeClose' | 'slots'>): string[] {
+  if (hours.slots === undefined) return [];
+  const times: string[] = [];
+  const close = minutesOf(hours.timeClose);
+  for (let start = minutesOf(hours.timeOpen); start < close; start += hours.slots.minutes) {
+    times.push(timeOfMinutes(start));
+  }
+  return times;
 }
 
 /** A date's exception: closed, or hours of its own. */

@@ -7,31 +7,43 @@ import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } fr
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { validationProblem } from '../common/problem/problem.js';
-import type { DayHoursDto } from './dto/day-hours.dto.js';
+import { type DayHoursDto, slotGridOf } from './dto/day-hours.dto.js';
 import { exceptionOf, HoursDateParams, HoursExceptionDto, HoursExceptionResponse } from './dto/hours-exception.dto.js';
 import { HOURS_LIMIT, MuseumHoursQuery } from './dto/museum-hours-query.dto.js';
 import { WeeklyHoursDto } from './dto/weekly-hours.dto.js';
 import type { DayException, DayHours } from './museum-days.js';
 import { MuseumHoursService, type OpenDay, type Week } from './museum-hours.service.js';
+import { type Slot, TimeSlotsService } from './time-slots.service.js';
 import {
   ApiDeleteMuseumHoursException,
   ApiGetMuseumHours,
+  ApiGetMuseumSlots,
   ApiGetWeeklyMuseumHours,
   ApiSetMuseumHoursException,
   ApiSetWeeklyMuseumHours,
 } from './museum-hours.openapi.js';
 
 function toDayHours(hours: DayHoursDto | null): DayHours | null {
-  return hours === null
-    ? null
-    : { timeOpen: hours.timeOpen, timeClose: hours.timeClose, capacity: hours.capacity ?? null };
+  if (hours === null) return null;
+  const slots = slotGridOf(hours.slotMinutes, hours.slotCapacity);
+  return {
+    timeOpen: hours.timeOpen,
+    timeClose: hours.timeClose,
+    capacity: hours.capacity ?? null,
+    ...(slots ? { slots } : {}),
+  };
 }
 
-/** A day's hours as answered: `capacity` only when the day has one. */
+/** A day's hours as answered: `capacity` only when the day has one, the slot fields only when it has slots. */
 function dayHoursResponse(hours: DayHours | null): WeeklyHoursDto['monday'] {
   if (hours === null) return null;
-  const { timeOpen, timeClose, capacity } = hours;
-  return capacity === null ? { timeOpen, timeClose } : { timeOpen, timeClose, capacity };
+  const { timeOpen, timeClose, capacity, slots } = hours;
+  return {
+    timeOpen,
+    timeClose,
+    ...(capacity === null ? {} : { capacity }),
+    ...(slots ? { slotMinutes: slots.minutes, slotCapacity: slots.capacity } : {}),
+  };
 }
 
 function weekResponse(week: Week): WeeklyHoursDto {
@@ -48,8 +60,14 @@ function weekResponse(week: Week): WeeklyHoursDto {
 
 function exceptionResponse(date: string, exception: DayException): HoursExceptionResponse {
   if (exception.closed) return { date, closed: true };
-  const { timeOpen, timeClose, capacity } = exception;
-  return capacity === null ? { date, timeOpen, timeClose } : { date, timeOpen, timeClose, capacity };
+  const { timeOpen, timeClose, capacity, slots } = exception;
+  return {
+    date,
+    timeOpen,
+    timeClose,
+    ...(capacity === null ? {} : { capacity }),
+    ...(slots ? { slotMinutes: slots.minutes, slotCapacity: slots.capacity } : {}),
+  };
 }
 
 /**
@@ -63,6 +81,7 @@ export class MuseumHoursController {
 
   constructor(
     private readonly hours: MuseumHoursService,
+    private readonly slots: TimeSlotsService,
     @InjectConfig() config: AppConfig,
   ) {
     this.publicCache = publicCacheControl(config.publicRead);
@@ -84,7 +103,26 @@ export class MuseumHoursController {
       return;
     }
     // At most 30 short days: their JSON is the cheapest exact validator, and the page is the answer.
-    const body = JSON.stringify(days);
+    this.sendPublic(request, response, JSON.stringify(days));
+  }
+
+  @Get(':date/slots')
+  @RequiresRole('viewer')
+  @PublicRead()
+  @ApiGetMuseumSlots()
+  async slotsOf(
+    @Param() { date }: HoursDateParams,
+    @AnonymousRead() anonymous: boolean,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const slots: Slot[] = await this.slots.list(date);
+    if (anonymous) this.sendPublic(request, response, JSON.stringify(slots));
+    else response.json(slots);
+  }
+
+  /** A short public answer: its JSON is the cheapest exact validator (every sale changes it). */
+  private sendPublic(request: Request, response: Response, body: string): void {
     const etag = `"h${createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url')}"`;
     if (!answeredNotModified(request, response, this.publicCache, etag)) response.type('json').send(body);
   }

@@ -1,6 +1,8 @@
 import type { DriverMigrations } from '../database/migration-history.js';
 import { MuseumHours1764400001000 as MysqlMuseumHours } from './migrations/mysql/1764400001000-museum-hours.js';
+import { TimeSlots1764900000000 as MysqlTimeSlots } from './migrations/mysql/1764900000000-time-slots.js';
 import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqlite/1764400001000-museum-hours.js';
+import { TimeSlots1764900000000 as SqliteTimeSlots } from './migrations/sqlite/1764900000000-time-slots.js';
 
 /**
  * The museum hours' week, exceptions and general admissions. One class per driver under one name and timestamp, oldest first;
@@ -8,6 +10,6 @@ import { MuseumHours1764400001000 as SqliteMuseumHours } from './migrations/sqli
  * feature's into one history.
  */
 export const MUSEUM_HOURS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteMuseumHours],
-  mysql: [MysqlMuseumHours],
+  sqlite: [SqliteMuseumHours, SqliteTimeSlots],
+  mysql: [MysqlMuseumHours, MysqlTimeSlots],
 };

@@ -6,21 +6,29 @@ import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 import { ResetRegistry } from '../database/reset-registry.js';
+import { TimeSlotsRepository } from './time-slots.repository.js';
+import { TimeSlotsService } from './time-slots.service.js';
 
 /**
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
  * of its own; a day's admissions are a capacity pool (DAY_ADMISSIONS, in MuseumHoursRepository). Exports MuseumHoursService:
- * other modules (tickets) sell general admission through its admitGeneral, never the tables.
+ * other modules (tickets) sell general admission through its admitGeneral, or TimeSlotsService.admit on
+ * a day with time slots, never the tables.
  */
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [MuseumHoursService, MuseumHoursRepository],
-  exports: [MuseumHoursService],
+  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository],
+  exports: [MuseumHoursService, TimeSlotsService],
 })
 export class MuseumHoursModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {
-    reset.empties('museum-hours', ['museum_weekly_hours', 'museum_hours_exceptions', 'museum_general_admissions']);
+    reset.empties('museum-hours', [
+      'museum_weekly_hours',
+      'museum_hours_exceptions',
+      'museum_general_admissions',
+      'museum_slot_admissions',
+    ]);
     problems.add(MUSEUM_HOURS_PROBLEMS.translate);
   }
 }

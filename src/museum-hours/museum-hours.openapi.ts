@@ -3,6 +3,7 @@ import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOkResponse, ApiOperation
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
 import { HoursExceptionDto, HoursExceptionResponse } from './dto/hours-exception.dto.js';
 import { MuseumDailyHoursResponse } from './dto/museum-hours-query.dto.js';
+import { SlotResponse } from './dto/slot-response.dto.js';
 import { WeeklyHoursDto } from './dto/weekly-hours.dto.js';
 import { MUSEUM_HOURS_PROBLEMS } from './museum-hours.problems.js';
 
@@ -83,4 +84,19 @@ export const ApiDeleteMuseumHoursException = (): MethodDecorator =>
     }),
     ApiNoContentResponse({ description: 'Removed; no body.' }),
     ApiProblemResponses(400, 401, MUSEUM_HOURS_PROBLEMS.response(['no-exception']), 429, 431, 503),
+  );
+
+export const ApiGetMuseumSlots = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getMuseumSlots',
+      summary: "Get a day's time slots",
+      description:
+        "The date's general-admission time slots, when its hours (its exception's, else its weekday's) carry " +
+        '`slotMinutes` and `slotCapacity`: one starting at `timeOpen` and every `slotMinutes` after it, the last ' +
+        'starting before `timeClose`, each with what is left of it. `[]` for an open day without slots; a 404 for a ' +
+        'closed day. A general ticket for a day with slots names one of these times as `ticketTime`.',
+    }),
+    ApiOkResponse({ description: "The day's slots, in time order.", type: SlotResponse, isArray: true }),
+    ApiProblemResponses(400, 401, MUSEUM_HOURS_PROBLEMS.response(['closed-day']), 429, 431, 503),
   );

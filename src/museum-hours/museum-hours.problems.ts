@@ -23,4 +23,10 @@ export const MUSEUM_HOURS_PROBLEMS = new ProblemCatalog<MuseumHoursReasons>('mus
     when: 'The date has no exception.',
     example: { date: '2026-12-24' },
   },
+  'closed-day': {
+    status: 404,
+    detail: ({ date }) => `The museum is closed on ${date}: the day has no slots.`,
+    when: 'The museum is closed on the date (its exception closes it, or its weekday has no hours).',
+    example: { date: '2026-12-25' },
+  },
 });

@@ -9,6 +9,31 @@ UPDATE museum_general_admissions
         FROM museum_hours_exceptions e
         WHERE e.day = ?
         AND e.closed = 0
+        AND e.slot_minutes IS NULL
+        AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))) OR (NOT EXISTS (SELECT 1
+        FROM museum_hours_exceptions e
+        WHERE e.day = ?)
+      AND EXISTS (SELECT 1
+        FROM museum_weekly_hours w
+        WHERE w.weekday = ?
+        AND w.slot_minutes IS NULL
+        AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))));
+
+-- the day: open, its capacity, the tickets sold
+SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, w.weekday AS weekday, w.capacity AS weekday_capacity, e.slot_minutes AS exception_slot_minutes, w.slot_minutes AS weekday_slot_minutes, a.sold AS sold
+  FROM (SELECT 1 AS one) x
+  LEFT JOIN museum_hours_exceptions e ON e.day = ?
+  LEFT JOIN museum_weekly_hours w ON w.weekday = ?
+  LEFT JOIN museum_general_admissions a ON a.day = ?;
+
+-- take an admission of a day with slots (capacity pool slotted-day-admissions)
+UPDATE museum_general_admissions
+  SET sold = sold + 1
+  WHERE day = ?
+  AND ((EXISTS (SELECT 1
+        FROM museum_hours_exceptions e
+        WHERE e.day = ?
+        AND e.closed = 0
         AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))) OR (NOT EXISTS (SELECT 1
         FROM museum_hours_exceptions e
         WHERE e.day = ?)
@@ -17,9 +42,31 @@ UPDATE museum_general_admissions
         WHERE w.weekday = ?
         AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))));
 
--- the day: open, its capacity, the tickets sold
-SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold
+-- then take the slot's place, in the same transaction
+UPDATE museum_slot_admissions
+  SET sold = sold + 1
+  WHERE day = ?
+  AND slot_time = ?
+  AND sold < COALESCE((SELECT e.slot_capacity
+      FROM museum_hours_exceptions e
+      WHERE e.day = ?
+      AND e.closed = 0), (SELECT w.slot_capacity
+      FROM museum_weekly_hours w
+      WHERE w.weekday = ?
+      AND NOT EXISTS (SELECT 1
+        FROM museum_hours_exceptions x
+        WHERE x.day = ?)));
+
+-- a slotted sale's look at the day: its hours, tickets sold, the slot's
+SELECT e.day AS exception_day, e.closed AS exception_closed, e.time_open AS exception_open, e.time_close AS exception_close, e.capacity AS exception_capacity, e.slot_minutes AS exception_slot_minutes, e.slot_capacity AS exception_slot_capacity, w.time_open AS weekday_open, w.time_close AS weekday_close, w.capacity AS weekday_capacity, w.slot_minutes AS weekday_slot_minutes, w.slot_capacity AS weekday_slot_capacity, a.sold AS sold, s.sold AS slot_sold
   FROM (SELECT 1 AS one) x
   LEFT JOIN museum_hours_exceptions e ON e.day = ?
   LEFT JOIN museum_weekly_hours w ON w.weekday = ?
-  LEFT JOIN museum_general_admissions a ON a.day = ?;
+  LEFT JOIN museum_general_admissions a ON a.day = ?
+  LEFT JOIN museum_slot_admissions s ON s.day = ?
+  AND s.slot_time = ?;
+
+-- the tickets sold per slot of a day
+SELECT slot_time, sold
+  FROM museum_slot_admissions
+  WHERE day = ?;

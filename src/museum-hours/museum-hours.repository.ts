@@ -4,7 +4,7 @@ import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
-import { type DayException, type DayHours, isoWeekday } from './museum-days.js';
+import { type DayException, type DayHours, isoWeekday, type SlotGrid } from './museum-days.js';
 
 /**
  * The module's tables have no entity: their migrations describe them, and the row types below
@@ -15,6 +15,9 @@ interface WeekRow {
   time_open: string;
   time_close: string;
   capacity: number | string | null;
+  /** Absent where a query leaves the slots out (a list of the open days). */
+  slot_minutes?: number | string | null;
+  slot_capacity?: number | string | null;
 }
 
 interface ExceptionRow {
@@ -23,6 +26,17 @@ interface ExceptionRow {
   time_open: string | null;
   time_close: string | null;
   capacity: number | string | null;
+  slot_minutes?: number | string | null;
+  slot_capacity?: number | string | null;
+}
+
+type SlotColumns = Pick<WeekRow, 'slot_minutes' | 'slot_capacity'>;
+
+/** The slot grid of a row's columns: none when either is NULL or not read. */
+export function slotsOf(row: SlotColumns): { slots: SlotGrid } | object {
+  const { slot_minutes: minutes, slot_capacity: capacity } = row;
+  if (minutes === null || minutes === undefined || capacity === null || capacity === undefined) return {};
+  return { slots: { minutes: Number(minutes), capacity: Number(capacity) } };
 }
 
 /** A row of HOURS_SQL: the week's (`w`), an exception (`e`) or a date's sales (`s`). */
@@ -48,14 +62,25 @@ export interface Horizon {
 
 export const capacityOf = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
-function toException(row: Pick<ExceptionRow, 'closed' | 'time_open' | 'time_close' | 'capacity'>): DayException {
+function toException(
+  row: Pick<ExceptionRow, 'closed' | 'time_open' | 'time_close' | 'capacity'> & SlotColumns,
+): DayException {
   if (Number(row.closed) === 1 || row.time_open === null || row.time_close === null) return { closed: true };
-  return { closed: false, timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+  return {
+    closed: false,
+    timeOpen: row.time_open,
+    timeClose: row.time_close,
+    capacity: capacityOf(row.capacity),
+    ...slotsOf(row),
+  };
 }
 
-function dayHoursOf(row: Pick<WeekRow, 'time_open' | 'time_close' | 'capacity'>): DayHours {
-  return { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity) };
+function dayHoursOf(row: Pick<WeekRow, 'time_open' | 'time_close' | 'capacity'> & SlotColumns): DayHours {
+  return { timeOpen: row.time_open, timeClose: row.time_close, capacity: capacityOf(row.capacity), ...slotsOf(row) };
 }
+
+const slotColumnsOf = (hours: DayHours): [number | null, number | null] =>
+  hours.slots === undefined ? [null, null] : [hours.slots.minutes, hours.slots.capacity];
 
 /**
  * All a page of the hours reads, in one statement: the week, the exceptions of the horizon
@@ -72,27 +97,43 @@ const hoursSql = (limit: string): string =>
 const HOURS_SQL_SQLITE = hoursSql(limitPlaceholder('sqlite'));
 const HOURS_SQL_MYSQL = hoursSql(limitPlaceholder('mysql'));
 
-/**
- * A day's general admissions as a capacity pool: the date's row of museum_general_admissions
- * counts the tickets sold, against the capacity of the date's exception when it has one that
- * opens it, else of its weekday's hours when it has them; a date closed either way takes none.
- * Parameters after the date: the date, the date, its ISO weekday.
- */
-export const DAY_ADMISSIONS: CapacityPool = {
-  name: 'day-admissions',
+/** A day's admissions pool whose limits are read under `condition` on the exception (`e`) or the weekday (`w`). */
+const dayAdmissions = (name: string, condition: (alias: 'e' | 'w') => string): CapacityPool => ({
+  name,
   table: 'museum_general_admissions',
   key: 'day',
   taken: 'sold',
   limits: [
-    { from: { table: 'museum_hours_exceptions e', where: 'e.day = ? AND e.closed = 0' }, limit: 'e.capacity' },
+    {
+      from: { table: 'museum_hours_exceptions e', where: `e.day = ? AND e.closed = 0${condition('e')}` },
+      limit: 'e.capacity',
+    },
     {
       when: 'NOT EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ?)',
-      from: { table: 'museum_weekly_hours w', where: 'w.weekday = ?' },
+      from: { table: 'museum_weekly_hours w', where: `w.weekday = ?${condition('w')}` },
       limit: 'w.capacity',
     },
   ],
   turns: false,
-};
+});
+
+/**
+ * A day's general admissions as a capacity pool: the date's row of museum_general_admissions
+ * counts the tickets sold, against the capacity of the date's exception when it has one that
+ * opens it, else of its weekday's hours when it has them; a date closed either way takes none,
+ * and so does a day with time slots (its sales name a slot: SLOTTED_DAY_ADMISSIONS).
+ * Parameters after the date: the date, the date, its ISO weekday.
+ */
+export const DAY_ADMISSIONS: CapacityPool = dayAdmissions(
+  'day-admissions',
+  (alias) => ` AND ${alias}.slot_minutes IS NULL`,
+);
+
+/**
+ * The same pool for a sale of a day with time slots: the day's place, whatever its slots, taken
+ * with the slot's (TimeSlotsRepository.take) in one transaction. Same parameters.
+ */
+export const SLOTTED_DAY_ADMISSIONS: CapacityPool = dayAdmissions('slotted-day-admissions', () => '');
 
 /** Whether the museum is open on a date, the day's capacity and the general tickets sold. */
 export interface AdmissionDay {
@@ -100,6 +141,8 @@ export interface AdmissionDay {
   readonly capacity: number | null;
   /** null: no admissions row yet. */
   readonly sold: number | null;
+  /** Whether the day's hours have time slots. */
+  readonly slotted: boolean;
 }
 
 interface AdmissionDayRow {
@@ -108,12 +151,15 @@ interface AdmissionDayRow {
   exception_capacity: number | string | null;
   weekday: number | string | null;
   weekday_capacity: number | string | null;
+  exception_slot_minutes: number | string | null;
+  weekday_slot_minutes: number | string | null;
   sold: number | string | null;
 }
 
 export const ADMISSION_DAY_SQL =
   'SELECT e.day AS exception_day, e.closed AS exception_closed, e.capacity AS exception_capacity, ' +
-  'w.weekday AS weekday, w.capacity AS weekday_capacity, a.sold AS sold ' +
+  'w.weekday AS weekday, w.capacity AS weekday_capacity, e.slot_minutes AS exception_slot_minutes, ' +
+  'w.slot_minutes AS weekday_slot_minutes, a.sold AS sold ' +
   'FROM (SELECT 1 AS one) x ' +
   'LEFT JOIN museum_hours_exceptions e ON e.day = ? ' +
   'LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
@@ -151,18 +197,24 @@ export class MuseumHoursRepository {
   /** The regular week, by ISO weekday (1 = Monday). */
   async week(): Promise<Map<number, DayHours>> {
     const rows = await this.sql.select<WeekRow>(
-      'SELECT weekday, time_open, time_close, capacity FROM museum_weekly_hours',
+      'SELECT weekday, time_open, time_close, capacity, slot_minutes, slot_capacity FROM museum_weekly_hours',
     );
     return new Map(rows.map((row) => [Number(row.weekday), dayHoursOf(row)]));
   }
 
   /** Replaces the whole week in one transaction; `open` holds the ISO weekdays with hours. */
   async replaceWeek(open: ReadonlyMap<number, DayHours>): Promise<void> {
-    const rows = [...open].map(([weekday, hours]) => [weekday, hours.timeOpen, hours.timeClose, hours.capacity]);
+    const rows = [...open].map(([weekday, hours]) => [
+      weekday,
+      hours.timeOpen,
+      hours.timeClose,
+      hours.capacity,
+      ...slotColumnsOf(hours),
+    ]);
     const statements: SqlStatement[] = [{ sql: 'DELETE FROM museum_weekly_hours', parameters: [] }];
     if (rows.length > 0) {
       statements.push({
-        sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
         parameters: rows.flat(),
       });
     }
@@ -185,10 +237,10 @@ export class MuseumHoursRepository {
     const written = await this.sql.transactionIf(guard, [
       { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
       {
-        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity) VALUES (?, ?, ?, ?, ?)',
+        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES (?, ?, ?, ?, ?, ?, ?)',
         parameters: exception.closed
-          ? [date, 1, null, null, null]
-          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity],
+          ? [date, 1, null, null, null, null, null]
+          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity, ...slotColumnsOf(exception)],
       },
     ]);
     return written !== null;
@@ -248,9 +300,11 @@ export class MuseumHoursRepository {
     const sold = row.sold === null ? null : Number(row.sold);
     if (row.exception_day !== null) {
       const open = Number(row.exception_closed) === 0;
-      return { open, capacity: open ? capacityOf(row.exception_capacity) : null, sold };
+      const slotted = open && row.exception_slot_minutes !== null;
+      return { open, capacity: open ? capacityOf(row.exception_capacity) : null, sold, slotted };
     }
-    return { open: row.weekday !== null, capacity: capacityOf(row.weekday_capacity), sold };
+    const slotted = row.weekday !== null && row.weekday_slot_minutes !== null;
+    return { open: row.weekday !== null, capacity: capacityOf(row.weekday_capacity), sold, slotted };
   }
 
   /**

@@ -18,6 +18,7 @@ import { MuseumHoursRepository } from './museum-hours.repository.js';
 export type AdmissionOutcome =
   | { readonly outcome: 'admitted' }
   | { readonly outcome: 'closed' } // the museum is not open on that date
+  | { readonly outcome: 'slotted' } // the day has time slots: a sale names one (TimeSlotsService.admit)
   | { readonly outcome: 'sold-out'; readonly capacity: number }; // the day's general capacity is reached
 
 /** One open day of the list (getMuseumHours). */
@@ -145,7 +146,8 @@ export class MuseumHoursService {
    * Takes one general admission for `date` (YYYY-MM-DD) when the museum is open that day and the
    * day's capacity (if it has one) is not reached, and runs `joined` in the same transaction, only
    * when admitted. The database decides the capacity: the day is a capacity pool (DAY_ADMISSIONS)
-   * whose place Capacity takes with one conditional UPDATE.
+   * whose place Capacity takes with one conditional UPDATE. A day with time slots admits no one
+   * here (`slotted`): its sales name a slot (TimeSlotsService.admit).
    */
   async admitGeneral(date: string, joined: readonly SqlStatement[]): Promise<AdmissionOutcome> {
     if (!isCalendarDate(date)) throw new TypeError(`admitGeneral: not a YYYY-MM-DD date: ${date}`);
@@ -156,6 +158,7 @@ export class MuseumHoursService {
       // pooled connections at a time overflowed MySQL's pool queue (503s).
       const day = await this.hours.admissionDay(date);
       if (!day.open) return { outcome: 'closed' };
+      if (day.slotted) return { outcome: 'slotted' };
       if (day.capacity !== null && day.sold !== null && isFull(day.capacity, day.sold)) {
         return { outcome: 'sold-out', capacity: day.capacity };
       }

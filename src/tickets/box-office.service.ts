@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Role, roleAllows } from '../auth/roles.js';
+import { MuseumClock } from '../domain/museum-clock.js';
 import type { FieldRule } from '../domain/refusal.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
 import { CursorSigningKeys } from '../special-events/cursor-signing-keys.js';
@@ -48,6 +49,7 @@ export class BoxOfficeService {
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly cursorKeys: CursorSigningKeys,
+    private readonly clock: MuseumClock,
   ) {}
 
   /**
@@ -130,7 +132,7 @@ export class BoxOfficeService {
   async cancel(ticketId: string): Promise<TicketResponse> {
     const ticket = await this.find(ticketId);
     if (ticket.status === 'active') {
-      const cancel = this.tickets.cancelStatement(ticketId, Date.now());
+      const cancel = this.tickets.cancelStatement(ticketId, this.clock.now());
       // The guard changes nothing only when the ticket left `active` since the read (a rival
       // cancel, or a check-in): the row read again below says which, for good.
       if (ticket.eventId === null) await this.hours.returnGeneral(ticket.ticketDate, cancel);

@@ -34,6 +34,13 @@ export class Ticket {
   @Column({ name: 'ticket_date', type: 'varchar', length: 10 })
   ticketDate: string;
 
+  /**
+   * `HH:MM`: the time the ticket admits from, local to the museum (a general ticket's slot, or an
+   * event ticket's session); null for a ticket of the whole day.
+   */
+  @Column({ name: 'ticket_time', type: 'varchar', length: 5, nullable: true })
+  ticketTime: string | null;
+
   @Column({ name: 'event_id', type: 'varchar', length: 36, nullable: true })
   eventId: string | null;
 

@@ -3,6 +3,8 @@ import { Tickets1764400002000 as MysqlTickets } from './migrations/mysql/1764400
 import { Tickets1764400002000 as SqliteTickets } from './migrations/sqlite/1764400002000-tickets.js';
 import { TicketRefunds1764600049000 as MysqlTicketRefunds } from './migrations/mysql/1764600049000-ticket-refunds.js';
 import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/sqlite/1764600049000-ticket-refunds.js';
+import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1795842085466-ticket-time.js';
+import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -10,6 +12,6 @@ import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets, SqliteTicketRefunds],
-  mysql: [MysqlTickets, MysqlTicketRefunds],
+  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime],
+  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime],
 };

@@ -6,7 +6,10 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
   'invalid-purchase': {
     status: 400,
     errors: ({ errors }) => errors,
-    when: '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, or a general ticket names an `eventId`.',
+    when:
+      '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, a general ticket names an ' +
+      '`eventId`, or `ticketTime` is missing or no slot of a day with time slots, or given for a day without them ' +
+      'or for an event ticket.',
     example: { errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }] },
   },
   'no-event': {
@@ -51,6 +54,15 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     detail: ({ date, capacity }) => `General admission is sold out on ${date}: all ${capacity} tickets are sold.`,
     when: 'General admission is sold out that day.',
     example: { date: '2026-12-05', capacity: 500 },
+  },
+  'slot-sold-out': {
+    status: 409,
+    type: 'urn:museum:problem:sold-out',
+    detail: ({ date, time, capacity, next }) =>
+      `General admission is sold out on ${date} at ${time}: all ${capacity} tickets of that slot are sold; ` +
+      (next.length === 0 ? 'no later slot that day has room.' : `later slots with room: ${next.join(', ')}.`),
+    when: "The general-admission time slot is sold out (the day's slotCapacity); the detail names the next slots with room.",
+    example: { date: '2026-12-05', time: '10:00', capacity: 100, next: ['10:30', '11:00', '11:30'] },
   },
   'no-ticket': {
     status: 404,

@@ -9,6 +9,12 @@ export interface TicketReasons {
   'event-sold-out': { readonly capacity: number };
   'event-date-sold-out': { readonly date: string; readonly capacityPerDate: number };
   'admission-sold-out': { readonly date: string; readonly capacity: number };
+  'slot-sold-out': {
+    readonly date: string;
+    readonly time: string;
+    readonly capacity: number;
+    readonly next: readonly string[];
+  };
   'no-ticket': { readonly ticketId: string };
   'unknown-code': Record<string, never>;
   'too-many-unknown-codes': { readonly retryAfterSeconds: number };

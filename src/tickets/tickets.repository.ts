@@ -9,7 +9,8 @@ import { Ticket } from './ticket.entity.js';
 export type NewTicket = Pick<
   Ticket,
   'ticketId' | 'ticketType' | 'ticketDate' | 'eventId' | 'email' | 'pricePaid' | 'confirmationCode' | 'createdAt'
->;
+> &
+  Partial<Pick<Ticket, 'ticketTime'>>;
 
 const NEW_TICKET_COLUMNS = [
   'ticketId',
@@ -26,6 +27,8 @@ const TICKETS = tableOf(Ticket);
 const INSERT_TICKET = insertInto(Ticket, NEW_TICKET_COLUMNS);
 const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
 const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
+/** A ticket with a time (a slot, a session): the same columns and ticket_time, last. */
+const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime']);
 
 /**
  * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
@@ -138,7 +141,14 @@ export class TicketsRepository {
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
-    return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => ticket[property]) };
+    const { ticketTime, ...rest } = ticket;
+    if (ticketTime === null || ticketTime === undefined) {
+      return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => rest[property]) };
+    }
+    return {
+      sql: INSERT_TIMED_TICKET,
+      parameters: [...NEW_TICKET_COLUMNS.map((property) => rest[property]), ticketTime],
+    };
   }
 
   /**

@@ -8,9 +8,11 @@ import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
 import type { SqlStatement } from '../database/sql.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
+import { TimeSlotsService } from '../museum-hours/time-slots.service.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
+import { generalRefusal } from './general-admission.js';
 import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { Ticket } from './ticket.entity.js';
@@ -46,6 +48,7 @@ export class TicketsService {
     private readonly guesses: GuessGate,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
+    private readonly slots: TimeSlotsService,
     @InjectConfig() config: AppConfig,
   ) {
     this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
@@ -97,8 +100,14 @@ export class TicketsService {
         pricePaid: price,
         confirmationCode,
         createdAt: this.clock.now(),
+        ticketTime: body.ticketTime ?? null,
       });
     if (body.ticketType === 'event') {
+      if (body.ticketTime !== undefined) {
+        throw new TicketRefusal('invalid-purchase', {
+          errors: [{ field: 'ticketTime', message: 'ticketTime is not taken for an event ticket' }],
+        });
+      }
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
         throw await this.closedForEvent(eventId, body.ticketDate);
@@ -125,16 +134,16 @@ export class TicketsService {
         confirmationCode,
       };
     }
-    const admission = await this.hours.admitGeneral(body.ticketDate, [insert(this.generalAdmissionPrice, null)]);
-    if (admission.outcome === 'closed') throw new TicketRefusal('museum-closed', { date: body.ticketDate });
-    if (admission.outcome === 'sold-out') {
-      throw new TicketRefusal('admission-sold-out', { date: body.ticketDate, capacity: admission.capacity });
-    }
+    // A day with time slots sells the slot named by ticketTime, a day without them as before.
+    const joined = [insert(this.generalAdmissionPrice, null)];
+    const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
+    if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
       message: 'Museum general entry ticket purchased',
       ticketId,
       ticketType: 'general',
       ticketDate: body.ticketDate,
+      ...(admission.time === null ? {} : { ticketTime: admission.time }),
       confirmationCode,
     };
   }
@@ -239,6 +248,7 @@ export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
     ticketId: ticket.ticketId,
     ticketType: ticket.ticketType,
     ticketDate: ticket.ticketDate,
+    ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
     ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
     ...(withSecrets ? { email: ticket.email } : {}),
     price: ticket.pricePaid,

@@ -19,6 +19,7 @@ import {
 const HOURS = '/museum-hours';
 const WEEKLY = '/museum-hours/weekly';
 const HOURS_DATE = '/museum-hours/{date}';
+const SLOTS = '/museum-hours/{date}/slots';
 const WEEK = {
   monday: { timeOpen: '09:00', timeClose: '18:00', capacity: 100 },
   tuesday: { timeOpen: '09:00', timeClose: '18:00' },
@@ -115,6 +116,47 @@ const contract: ContractCases = {
       'get',
       HOURS,
       (t, headers = {}) => send(t, 'get', HOURS, { headers: { Authorization: AUTH, ...headers } }),
+      false,
+    ),
+    // GET /museum-hours/{date}/slots (getMuseumSlots)
+    {
+      app: 'main',
+      method: 'get',
+      path: SLOTS,
+      status: 200,
+      what: "a day's time slots",
+      send: async (t) => {
+        const date = hoursDate();
+        const day = { timeOpen: '10:00', timeClose: '12:00', slotMinutes: 30, slotCapacity: 20 };
+        await putHours(t, `/museum-hours/${date}`, JSON.stringify(day));
+        return send(t, 'get', `/museum-hours/${date}/slots`, { headers: { Authorization: AUTH } });
+      },
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: SLOTS,
+      status: 400,
+      what: 'not a date',
+      send: (t) => send(t, 'get', '/museum-hours/2090-02-30/slots', { headers: { Authorization: AUTH } }),
+    },
+    {
+      app: 'main',
+      method: 'get',
+      path: SLOTS,
+      status: 404,
+      what: 'a closed day',
+      send: async (t) => {
+        const date = hoursDate();
+        await putHours(t, `/museum-hours/${date}`, JSON.stringify({ closed: true }));
+        return send(t, 'get', `/museum-hours/${date}/slots`, { headers: { Authorization: AUTH } });
+      },
+    },
+    ...museumHoursCommonCases(
+      'get',
+      SLOTS,
+      (t, headers = {}) =>
+        send(t, 'get', '/museum-hours/2090-01-01/slots', { headers: { Authorization: AUTH, ...headers } }),
       false,
     ),
     // GET /museum-hours/weekly

@@ -5,4 +5,5 @@ export default {
   '/museum-hours': ['get'],
   '/museum-hours/weekly': ['get', 'put'],
   '/museum-hours/{date}': ['delete', 'put'],
+  '/museum-hours/{date}/slots': ['get'],
 } satisfies OpenApiPaths;

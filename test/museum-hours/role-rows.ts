@@ -35,6 +35,17 @@ const rows: RoleRows = {
     'GET',
     () => '/museum-hours/weekly',
   ),
+  'GET /museum-hours/:date/slots': {
+    async check(t, caller) {
+      const date = hoursDate();
+      const day = { timeOpen: '10:00', timeClose: '11:00', slotMinutes: 30, slotCapacity: 10 };
+      expectStatus(await request(t.baseUrl).put(`/museum-hours/${date}`).set('Authorization', AUTH).send(day), 200);
+      const path = `/museum-hours/${date}/slots`;
+      const res = await send(t, 'GET', path, caller);
+      if (caller === 'anonymous') expectUnauthorized(res, path);
+      else expectStatus(res, 200);
+    },
+  },
   'PUT /museum-hours/weekly': {
     async check(t, caller) {
       const week = { ...CLOSED_WEEK, monday: { timeOpen: '09:00', timeClose: caller === 'admin' ? '17:00' : '18:00' } };
@@ -85,10 +96,15 @@ const rows: RoleRows = {
     'GET',
     () => '/museum-hours/2090-01-01',
   ),
+  'ALL /museum-hours/:date/slots': authenticated(
+    everyRole((res, path) => expectProblem(res, 405, path)),
+    'PUT',
+    () => '/museum-hours/2090-01-01/slots',
+  ),
   'ALL /museum-hours/*rest': authenticated(
     everyRole((res, path) => expectProblem(res, 404, path)),
     'GET',
-    () => '/museum-hours/2090-01-01/more',
+    () => '/museum-hours/2090-01-01/slots/more',
   ),
 };
 

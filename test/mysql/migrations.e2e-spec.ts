@@ -132,6 +132,7 @@ describe('npm run migration:* against MySQL', () => {
           'museum_clock',
           'museum_general_admissions',
           'museum_hours_exceptions',
+          'museum_slot_admissions',
           'museum_weekly_hours',
           'public_read_hits',
           'special_event_dates',

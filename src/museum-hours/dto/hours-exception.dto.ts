@@ -3,13 +3,21 @@ import { ValidateIf } from 'class-validator';
 import type { FieldError } from '../../common/problem/problem.js';
 import { rule } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../domain/calendar-dates.js';
-import type { DayException } from '../museum-days.js';
-import { CAPACITY_MAX, capacityProblem, timeProblem } from './day-hours.dto.js';
+import { type DayException, SLOT_CAPACITY_MAX, SLOT_MINUTES } from '../museum-days.js';
+import {
+  CAPACITY_MAX,
+  capacityProblem,
+  slotCapacityProblem,
+  slotGridOf,
+  slotMinutesProblem,
+  slotPairProblem,
+  timeProblem,
+} from './day-hours.dto.js';
 
 const present = (_object: object, value: unknown): boolean => value !== undefined;
 
 /**
- * The body of PUT /museum-hours/{date}: `{timeOpen, timeClose, capacity?}` (the date's own
+ * The body of PUT /museum-hours/{date}: `{timeOpen, timeClose, capacity?, slotMinutes?, slotCapacity?}` (the date's own
  * hours), or `{"closed": true}`. Each field's own rule is checked by the pipe; which fields go
  * together, by `exceptionOf`.
  */
@@ -55,12 +63,38 @@ export class HoursExceptionDto {
   @ValidateIf(present)
   @rule('isCapacity', capacityProblem)
   capacity?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: SLOT_MINUTES.min,
+    maximum: SLOT_MINUTES.max,
+    description:
+      'Time slots that date: general admission is sold per slot, one starting at timeOpen and every slotMinutes ' +
+      'after it, the last starting before timeClose. With slotCapacity; both absent: no slots. Not with `closed`.',
+    example: 30,
+  })
+  @ValidateIf(present)
+  @rule('isSlotMinutes', slotMinutesProblem)
+  slotMinutes?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: SLOT_CAPACITY_MAX,
+    description: 'General-admission tickets per slot that date. With slotMinutes.',
+    example: 100,
+  })
+  @ValidateIf(present)
+  @rule('isSlotCapacity', slotCapacityProblem)
+  slotCapacity?: number;
 }
 
 /** The exception a valid body means, or the fields that do not go together. */
 export function exceptionOf(body: HoursExceptionDto): DayException | FieldError[] {
   if (body.closed === true) {
-    const extra = (['timeOpen', 'timeClose', 'capacity'] as const).filter((key) => body[key] !== undefined);
+    const extra = (['timeOpen', 'timeClose', 'capacity', 'slotMinutes', 'slotCapacity'] as const).filter(
+      (key) => body[key] !== undefined,
+    );
     if (extra.length === 0) return { closed: true };
     return extra.map((field) => ({ field, message: `${field} must be left out when closed is true` }));
   }
@@ -70,10 +104,17 @@ export function exceptionOf(body: HoursExceptionDto): DayException | FieldError[
   }
   const timeOpen = body.timeOpen as string;
   const timeClose = body.timeClose as string;
+  const pair = slotPairProblem(body.slotMinutes, body.slotCapacity);
+  if (pair !== null) return [{ field: body.slotMinutes === undefined ? 'slotMinutes' : 'slotCapacity', message: pair }];
   if (timeClose <= timeOpen) {
-    return [{ field: 'timeClose', message: 'timeClose must be after timeOpen (a day may not run past midnight)' }];
+    const message =
+      body.slotMinutes === undefined
+        ? 'timeClose must be after timeOpen (a day may not run past midnight)'
+        : 'timeClose must be after timeOpen, so that the first slot (at timeOpen) starts before close';
+    return [{ field: 'timeClose', message }];
   }
-  return { closed: false, timeOpen, timeClose, capacity: body.capacity ?? null };
+  const slots = slotGridOf(body.slotMinutes, body.slotCapacity);
+  return { closed: false, timeOpen, timeClose, capacity: body.capacity ?? null, ...(slots ? { slots } : {}) };
 }
 
 /** The `{date}` path parameter. */
@@ -111,4 +152,10 @@ export class HoursExceptionResponse {
     description: 'Absent: no limit (and when closed).',
   })
   capacity?: number;
+
+  @ApiPropertyOptional({ type: 'integer', example: 30, description: 'Absent: no time slots (and when closed).' })
+  slotMinutes?: number;
+
+  @ApiPropertyOptional({ type: 'integer', example: 100, description: 'Absent: no time slots (and when closed).' })
+  slotCapacity?: number;
 }

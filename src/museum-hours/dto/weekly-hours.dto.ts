@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { rule } from '../../common/validation/validators.js';
 import type { Weekday } from '../museum-days.js';
+import { SLOT_CAPACITY_MAX, SLOT_MINUTES } from '../museum-days.js';
 import { CAPACITY_MAX, dayHoursProblems, type DayHoursDto, TIME_SCHEMA_PATTERN } from './day-hours.dto.js';
 
 const dayRule = (): PropertyDecorator =>
@@ -38,6 +39,22 @@ const day = (name: Weekday): PropertyDecorator =>
         description: 'General-admission tickets for the day; absent: no limit.',
         example: 500,
       },
+      slotMinutes: {
+        type: 'integer',
+        minimum: SLOT_MINUTES.min,
+        maximum: SLOT_MINUTES.max,
+        description:
+          'Time slots: general admission is sold per slot, one starting at timeOpen and every slotMinutes after it, ' +
+          'the last starting before timeClose. With slotCapacity; both absent: no slots.',
+        example: 30,
+      },
+      slotCapacity: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SLOT_CAPACITY_MAX,
+        description: 'General-admission tickets per slot. With slotMinutes.',
+        example: 100,
+      },
     },
     required: ['timeOpen', 'timeClose'],
     additionalProperties: false,
@@ -46,7 +63,7 @@ const day = (name: Weekday): PropertyDecorator =>
 
 /**
  * The regular week (the body of PUT /museum-hours/weekly and the answer of both weekly
- * operations): all seven days, each `{timeOpen, timeClose, capacity?}` or null for closed.
+ * operations): all seven days, each `{timeOpen, timeClose, capacity?, slotMinutes?, slotCapacity?}` or null for closed.
  */
 export class WeeklyHoursDto implements Record<Weekday, DayHoursDto | null> {
   @day('monday')

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { isEmail, ValidateIf } from 'class-validator';
 import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../domain/calendar-dates.js';
+import { TIME_PATTERN } from '../../museum-hours/museum-days.js';
 import { TICKET_TYPES, type TicketType } from '../ticket.entity.js';
 
 /** RFC 5321's limit on a path, the longest address a mail server accepts. */
@@ -68,6 +69,23 @@ export class BuyTicketsDto {
   @ValidateIf((_body, value) => value !== undefined)
   @rule('isTicketEmail', emailRule)
   email?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    pattern: '^([01]\\d|2[0-3]):([0-5]\\d)$',
+    description:
+      "The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day " +
+      'with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, ' +
+      'refused. Not taken for an event ticket.',
+    example: '10:30',
+  })
+  @ValidateIf((_body, value) => value !== undefined)
+  @rule('isTicketTime', (value) =>
+    typeof value === 'string' && TIME_PATTERN.test(value)
+      ? null
+      : 'must be a 24-hour time HH:MM from 00:00 to 23:59, e.g. 10:30',
+  )
+  ticketTime?: string;
 }
 
 /** Checked with the type in view: the message says why, for either kind of ticket. */

@@ -22,6 +22,13 @@ export class TicketConfirmationResponse {
   @ApiProperty({ type: String, format: 'date', description: 'Date when this ticket can be used for museum entry.' })
   ticketDate: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    description: "The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.",
+    example: '10:30',
+  })
+  ticketTime?: string;
+
   @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
   eventId?: string;
 
@@ -39,6 +46,13 @@ export class TicketResponse {
 
   @ApiProperty({ type: String, format: 'date' })
   ticketDate: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    description: "The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.",
+    example: '10:30',
+  })
+  ticketTime?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
   eventId?: string;

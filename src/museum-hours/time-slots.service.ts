@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { isFull, placesLeft } from '../capacity/capacity-pool.js';
+import type { SqlStatement } from '../database/sql.js';
+import { type DayHours, slotTimes } from './museum-days.js';
+import { MuseumHoursRefusal } from './museum-hours.refusals.js';
+import { MuseumHoursService } from './museum-hours.service.js';
+import { MuseumHoursRepository } from './museum-hours.repository.js';
+import { TimeSlotsRepository } from './time-slots.repository.js';
+
+/** One slot of a day, as GET /museum-hours/{date}/slots answers it. */
+export interface Slot {
+  readonly time: string;
+  readonly capacity: number;
+  /** What a buyer can still get in it: the smaller of the slot's places left and the day's (never below 0). */
+  readonly ticketsAvailable: number;
+}
+
+/** What a general sale for a date and (maybe) a time did (TimeSlotsService.admit). */
+export type SlotAdmissionOutcome =
+  | { readonly outcome: 'admitted'; readonly time: string | null }
+  | { readonly outcome: 'closed' }
+  | { readonly outcome: 'sold-out'; readonly capacity: number } // the day's capacity
+  | { readonly outcome: 'no-slots' } // a time asked of a day without slots
+  | { readonly outcome: 'unknown-time'; readonly times: readonly string[] } // none, or none of the day's slots
+  | {
+      readonly outcome: 'slot-full';
+      readonly time: string;
+      readonly capacity: number;
+      readonly next: readonly string[];
+    };
+
+/** How many slots with room a full slot's refusal names. */
+const NEXT_SLOTS_NAMED = 3;
+
+/** Times a slotted sale is tried again when the day changed between its read and its write. */
+const ADMIT_ATTEMPTS = 5;
+
+/**
+ * General admission by time slot: a day whose hours carry a slot grid (slotMinutes, slotCapacity)
+ * sells each general ticket for one slot, against the slot's capacity and the day's, both decided
+ * by the database in the sale's one transaction (TimeSlotsRepository.take). A sale without a time
+ * is first tried as MuseumHoursService.admitGeneral sells a day without slots (one write), which a
+ * slotted day refuses.
+ */
+@Injectable()
+export class TimeSlotsService {
+  constructor(
+    private readonly slots: TimeSlotsRepository,
+    private readonly hours: MuseumHoursRepository,
+    private readonly days: MuseumHoursService,
+  ) {}
+
+  /** The slots of `date` with their places left: [] for a day without slots, a refusal (404) for a closed day. */
+  async list(date: string): Promise<Slot[]> {
+    const day = await this.slots.day(date, '');
+    if (day.hours === null) throw new MuseumHoursRefusal('closed-day', { date });
+    if (day.hours.slots === undefined) return [];
+    return slotsWithRoom(day.hours, day.sold ?? 0, await this.slots.soldPerSlot(date));
+  }
+
+  /**
+   * Takes one general admission for `date` at `time` (`HH:MM`, undefined: none given) and runs
+   * `joined` in the same transaction, only when admitted. On a day with slots `time` must be one
+   * of its slots' starts; on a day without, it must be absent.
+   */
+  async admit(date: string, time: string | undefined, joined: readonly SqlStatement[]): Promise<SlotAdmissionOutcome> {
+    if (time === undefined) {
+      // The sale of a day without slots, one conditional write as ever; a slotted day refuses it.
+      const admission = await this.days.admitGeneral(date, joined);
+      if (admission.outcome === 'admitted') return { outcome: 'admitted', time: null };
+      if (admission.outcome !== 'slotted') return admission;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const day = await this.slots.day(date, time ?? '');
+      if (day.hours === null) return { outcome: 'closed' };
+      const grid = day.hours.slots;
+      if (grid === undefined) {
+        if (time !== undefined) return { outcome: 'no-slots' };
+        // Its slots were removed since the refusal: a sale of the whole day again.
+        const admission = await this.days.admitGeneral(date, joined);
+        if (admission.outcome === 'admitted') return { outcome: 'admitted', time: null };
+        if (admission.outcome !== 'slotted') return admission;
+        // Slots keep coming and going between reads: answered as admitGeneral answers a day it cannot decide.
+        if (attempt >= ADMIT_ATTEMPTS) return { outcome: 'closed' };
+        continue;
+      }
+      const times = slotTimes(day.hours);
+      if (time === undefined || !times.includes(time)) return { outcome: 'unknown-time', times };
+      // Full as read: refused without a write, as places sold never go down.
+      if (day.hours.capacity !== null && day.sold !== null && isFull(day.hours.capacity, day.sold)) {
+        return { outcome: 'sold-out', capacity: day.hours.capacity };
+      }
+      if (day.slotSold !== null && isFull(grid.capacity, day.slotSold)) return this.slotFull(date, day.hours, time);
+      if (day.sold === null) await this.hours.ensureAdmissionsRow(date);
+      if (day.slotSold === null) await this.slots.ensureSlotRow(date, time);
+      if (await this.slots.take(date, time, joined)) return { outcome: 'admitted', time };
+      // Refused: taken meanwhile, or the day changed between the read and the write; read again.
+      if (attempt >= ADMIT_ATTEMPTS) return this.slotFull(date, day.hours, time);
+    }
+  }
+
+  private async slotFull(date: string, hours: DayHours, time: string): Promise<SlotAdmissionOutcome> {
+    const capacity = hours.slots?.capacity ?? 0;
+    const sold = await this.slots.soldPerSlot(date);
+    const daySold = await this.hours.soldOn(date);
+    const next = slotsWithRoom(hours, daySold, sold)
+      .filter((slot) => slot.time > time && slot.ticketsAvailable > 0)
+      .slice(0, NEXT_SLOTS_NAMED)
+      .map((slot) => slot.time);
+    return { outcome: 'slot-full', time, capacity, next };
+  }
+}
+
+/** Each slot of `hours` with what is left of it and of the day (`daySold` of its capacity). */
+function slotsWithRoom(hours: DayHours, daySold: number, sold: ReadonlyMap<string, number>): Slot[] {
+  const capacity = hours.slots?.capacity ?? 0;
+  const dayLeft = placesLeft(hours.capacity, daySold);
+  return slotTimes(hours).map((time) => {
+    const slotLeft = Math.max(0, capacity - (sold.get(time) ?? 0));
+    return { time, capacity, ticketsAvailable: dayLeft === undefined ? slotLeft : Math.min(slotLeft, dayLeft) };
+  });
+}
