@@ -220,6 +220,7 @@ describe('the built service on a three-node Galera cluster', () => {
         { name: 'museum_clock', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_general_admissions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_hours_exceptions', engine: 'InnoDB', primaryKeys: 1 },
+        { name: 'museum_slot_admissions', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'museum_weekly_hours', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'public_read_hits', engine: 'InnoDB', primaryKeys: 1 },
         { name: 'special_events', engine: 'InnoDB', primaryKeys: 1 },
