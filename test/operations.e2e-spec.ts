@@ -165,9 +165,21 @@ describe('GET /openapi.json', () => {
     const content = created.content as Record<string, Body>;
     expect(Object.keys(content)).toEqual(['application/json']);
     const event = deref(content['application/json'].schema as Body);
-    // capacity and ticketsAvailable (issue 28): optional, only for an event with a capacity.
+    // capacity and ticketsAvailable: optional, only for an event with a capacity; capacityPerDate
+    // and durationMinutes only when set.
     expect(Object.keys(properties(event)).sort()).toEqual(
-      ['capacity', 'dates', 'eventDescription', 'eventId', 'location', 'name', 'price', 'ticketsAvailable'].sort(),
+      [
+        'capacity',
+        'capacityPerDate',
+        'dates',
+        'durationMinutes',
+        'eventDescription',
+        'eventId',
+        'location',
+        'name',
+        'price',
+        'ticketsAvailable',
+      ].sort(),
     );
     expect([...(event.required as string[])].sort()).toEqual(
       ['dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort(),
@@ -238,9 +250,21 @@ describe('GET /openapi.json', () => {
     );
     const p = properties(dto);
     expect(Object.keys(p).sort()).toEqual(
-      ['capacity', 'dates', 'eventDescription', 'eventId', 'location', 'name', 'price'].sort(),
+      [
+        'capacity',
+        'capacityPerDate',
+        'dates',
+        'durationMinutes',
+        'eventDescription',
+        'eventId',
+        'location',
+        'name',
+        'price',
+      ].sort(),
     );
     expect(p.capacity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000_000, nullable: true });
+    expect(p.capacityPerDate).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000_000, nullable: true });
+    expect(p.durationMinutes).toMatchObject({ type: 'integer', minimum: 1, maximum: 1440, nullable: true });
     expect(p.eventId).toMatchObject({ type: 'string', format: 'uuid', nullable: true });
     expect(p.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
     expect(p.location).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
