@@ -5998,6 +5998,11 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "ok";
+                        /**
+                         * @description Present only in test mode (TEST_MODE=true).
+                         * @enum {boolean}
+                         */
+                        testMode?: true;
                     };
                 };
             };
