@@ -3,13 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const USAGE = `Usage: npm run module:new -- <name> [<singular>]
+const USAGE = `Usage: npm run module:new -- [--dry-run] <name> [<singular>]
 
 Writes a complete module named <name> (kebab-case, plural: memberships, gift-cards) from
 templates/module/: src/<name>/ (entity, migrations for SQLite and MySQL, repository, service,
 controller, DTOs, refusals, problems, OpenAPI) and test/<name>/ (its e2e spec and its rows in the
 shared tables), adds its line to src/features.ts and regenerates docs/api.md's list of problem
-reasons. The singular (membership) is <name> without its plural ending unless given.
+reasons. The singular (membership) is <name> without its plural ending unless given. With
+--dry-run it checks the name and lists the files, writing nothing.
 docs/extending.md says what each file is. Exit codes: 0 written, 1 failed, 2 usage error.`;
 
 const ROOT = join(import.meta.dirname, '..');
@@ -140,9 +141,27 @@ function registered(features: string, n: Names): string {
   return features.slice(0, afterImports) + imports + features.slice(afterImports, end) + line + features.slice(end);
 }
 
+/** Runs a tool of node_modules/.bin at the root; its output is shown only when it fails. */
+function run(tool: string, args: readonly string[], env: Record<string, string> = {}): void {
+  try {
+    execFileSync(join(ROOT, 'node_modules', '.bin', tool), args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`);
+    throw new Error(
+      `module:new: ${tool} ${args.join(' ')} failed; the files above are written, fix and run it by hand`,
+    );
+  }
+}
+
 function main(argv: readonly string[]): number {
-  const [plural, given] = argv;
-  if (plural === undefined || argv.length > 2 || plural.startsWith('-')) {
+  const dryRun = argv.includes('--dry-run');
+  const [plural, given, ...extra] = argv.filter((arg) => arg !== '--dry-run');
+  if (plural === undefined || extra.length > 0 || [plural, given].some((arg) => arg?.startsWith('-'))) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -154,6 +173,11 @@ function main(argv: readonly string[]): number {
     return 2;
   }
   const n = namesOf(plural, singular, nextTimestamp(code.map(([file]) => file)));
+  if (dryRun) {
+    const files = [...filesOf(n).map(([, target]) => target), 'src/features.ts', 'docs/api.md'];
+    process.stdout.write(`Would write or change:\n${files.map((file) => `  ${file}\n`).join('')}`);
+    return 0;
+  }
   const written: string[] = [];
   for (const [template, target] of filesOf(n)) {
     mkdirSync(dirname(join(ROOT, target)), { recursive: true });
@@ -162,18 +186,10 @@ function main(argv: readonly string[]): number {
   }
   const features = join(ROOT, 'src', 'features.ts');
   writeFileSync(features, registered(readFileSync(features, 'utf8'), n));
-  const bin = (tool: string): string => join(ROOT, 'node_modules', '.bin', tool);
   // The templates are formatted for their own lines; a longer name moves where Prettier wraps.
-  execFileSync(bin('prettier'), ['--write', '--log-level', 'warn', ...written, 'src/features.ts'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  run('prettier', ['--write', '--log-level', 'warn', ...written, 'src/features.ts']);
   // docs/api.md lists every catalog's reasons: the new module's join it (src/problem-reasons.spec.ts).
-  execFileSync(bin('vitest'), ['run', '--project', 'unit', 'src/problem-reasons.spec.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, UPDATE_PROBLEM_REASONS: '1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  run('vitest', ['run', '--project', 'unit', 'src/problem-reasons.spec.ts'], { UPDATE_PROBLEM_REASONS: '1' });
   process.stdout.write(
     `Wrote the ${plural} module:\n${written.map((file) => `  ${file}\n`).join('')}` +
       `Registered it in src/features.ts and listed its problem reasons in docs/api.md.\n` +

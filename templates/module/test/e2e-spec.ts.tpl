@@ -48,7 +48,8 @@ describe('{{plural}}', () => {
     const invalid = await request(t.baseUrl).put(path).set('Authorization', AUTH).send({ name: ' ', extra: 1 });
     const body = expectProblem(invalid, 400, path, true);
     expect((body.errors as { field: string }[]).map((error) => error.field).sort()).toEqual(['extra', 'name']);
-    expectProblem(await request(t.baseUrl).get('/{{plural}}/not-a-uuid').set('Authorization', AUTH), 400, '/{{plural}}/not-a-uuid');
+    const badId = await request(t.baseUrl).get('/{{plural}}/not-a-uuid').set('Authorization', AUTH);
+    expectProblem(badId, 400, '/{{plural}}/not-a-uuid', true);
   });
 
   it('asks for credentials, lets a viewer read and only an editor write', async () => {
