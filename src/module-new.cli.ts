@@ -8,10 +8,10 @@ const USAGE = `Usage: npm run module:new -- [--dry-run] <name> [<singular>]
 Writes a complete module named <name> (kebab-case, plural: memberships, gift-cards) from
 templates/module/: src/<name>/ (entity, migrations for SQLite and MySQL, repository, service,
 controller, DTOs, refusals, problems, OpenAPI) and test/<name>/ (its e2e spec and its rows in the
-shared tables), adds its line to src/features.ts and regenerates docs/api.md's list of problem
-reasons. The singular (membership) is <name> without its plural ending unless given. With
---dry-run it checks the name and lists the files, writing nothing.
-docs/extending.md says what each file is. Exit codes: 0 written, 1 failed, 2 usage error.`;
+shared tables), adds its line to src/features.ts, and regenerates docs/api.md's list of problem
+reasons and the typed client (client/schema.d.ts). The singular (membership) is <name> without
+its plural ending unless given. With --dry-run it checks the name and lists the files, writing
+nothing. docs/extending.md says what each file is. Exit codes: 0 written, 1 failed, 2 usage error.`;
 
 const ROOT = join(import.meta.dirname, '..');
 const TEMPLATES = join(ROOT, 'templates', 'module');
@@ -141,10 +141,10 @@ function registered(features: string, n: Names): string {
   return features.slice(0, afterImports) + imports + features.slice(afterImports, end) + line + features.slice(end);
 }
 
-/** Runs a tool of node_modules/.bin at the root; its output is shown only when it fails. */
+/** Runs npm or a tool of node_modules/.bin at the root; its output is shown only when it fails. */
 function run(tool: string, args: readonly string[], env: Record<string, string> = {}): void {
   try {
-    execFileSync(join(ROOT, 'node_modules', '.bin', tool), args, {
+    execFileSync(tool === 'npm' ? 'npm' : join(ROOT, 'node_modules', '.bin', tool), args, {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: 'pipe',
@@ -174,7 +174,7 @@ function main(argv: readonly string[]): number {
   }
   const n = namesOf(plural, singular, nextTimestamp(code.map(([file]) => file)));
   if (dryRun) {
-    const files = [...filesOf(n).map(([, target]) => target), 'src/features.ts', 'docs/api.md'];
+    const files = [...filesOf(n).map(([, target]) => target), 'src/features.ts', 'docs/api.md', 'client/schema.d.ts'];
     process.stdout.write(`Would write or change:\n${files.map((file) => `  ${file}\n`).join('')}`);
     return 0;
   }
@@ -190,9 +190,13 @@ function main(argv: readonly string[]): number {
   run('prettier', ['--write', '--log-level', 'warn', ...written, 'src/features.ts']);
   // docs/api.md lists every catalog's reasons: the new module's join it (src/problem-reasons.spec.ts).
   run('vitest', ['run', '--project', 'unit', 'src/problem-reasons.spec.ts'], { UPDATE_PROBLEM_REASONS: '1' });
+  // client/schema.d.ts is the typed client of the served document, which now has the module's
+  // operations (test/typed-client.e2e-spec.ts): built and exported as `npm run client:generate` does.
+  run('npm', ['run', '--silent', 'client:generate']);
   process.stdout.write(
     `Wrote the ${plural} module:\n${written.map((file) => `  ${file}\n`).join('')}` +
-      `Registered it in src/features.ts and listed its problem reasons in docs/api.md.\n` +
+      `Registered it in src/features.ts, listed its problem reasons in docs/api.md and regenerated\n` +
+      `client/schema.d.ts, the typed client.\n` +
       `Run its tests: npx vitest run --project e2e-sqlite test/${plural}/ (docs/extending.md lists the rest).\n`,
   );
   return 0;
