@@ -27,6 +27,11 @@ export class ResetRegistry {
     return [...this.emptied.keys()];
   }
 
+  /** The module that registered `table` to be emptied, if one did. */
+  ownerOf(table: string): string | undefined {
+    return this.emptied.get(table);
+  }
+
   /** The tables a reset keeps. */
   keptTables(): string[] {
     return [...this.kept.keys()];
