@@ -51,7 +51,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Bodies are read after authentication, by JsonBodyReader (installRouteDefaults), never before the guard.
     bodyParser: false,
     logger: new PinoLoggerService(processLogger),
-    // Errors at start reach the caller (main.ts reports them) instead of exiting the process.
+    // Errors at start reach the caller (serve.ts reports them) instead of exiting the process.
     abortOnError: false,
   });
   // Before the routes are registered (at init): see installRouteDefaults.

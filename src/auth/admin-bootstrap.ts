@@ -9,7 +9,7 @@ export const GENERATED_ADMIN = 'admin';
 
 /**
  * ADMIN_USERNAME and ADMIN_PASSWORD against the users' own rules, with a ConfigError naming the
- * variable: main.ts calls it right after loadConfig, so that a bad value stops the process before
+ * variable: serve.ts calls it right after loadConfig, so that a bad value stops the process before
  * anything starts, as every other invalid variable does.
  */
 export function checkAdminConfig(admin: AppConfig['admin']): void {
