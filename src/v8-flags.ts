@@ -8,11 +8,13 @@
  * line or in NODE_OPTIONS: `v8.setFlagsFromString` at run time changes nothing (measured; the
  * figures are in docs/performance.md).
  *
- * 4 MiB: the bound whose peak RSS under a short create/list/get load met 200 MiB (195–199 MiB;
- * 8 MiB gave 201–202, 16 MiB 211–253, V8's own sizing 290–312). Whether it costs throughput is
- * for `npm run bench:compare` on a quiet machine to tell.
+ * 0: V8's own sizing. A bound buys memory with throughput: measured with `npm run bench:compare`
+ * against the build before on a quiet machine, 4 MiB (peak RSS 195–199 MiB against 290–312) read
+ * gets at 0.76 of it and creates at 0.87 (p99 3.6× and 1.2×), 16 MiB gets at 0.81 and creates at
+ * 0.89, V8's own 0.97 and 0.93 (docs/performance.md). A deployment that needs the memory more
+ * gives its own value on the command line or in NODE_OPTIONS, which wins.
  */
-export const SEMI_SPACE_MIB = 4;
+export const SEMI_SPACE_MIB = 0;
 
 /** The flags main.ts sees to, each given by name and value. */
 export const V8_FLAGS: readonly string[] = [`--max-semi-space-size=${SEMI_SPACE_MIB}`];
