@@ -1,0 +1,24 @@
+/**
+ * The tables the service's own migrations create, by name: the MySQL and Galera tests check that
+ * each is there (InnoDB, with a primary key) beside any a new module adds.
+ */
+export const SERVICE_TABLES: readonly string[] = [
+  'calendar_event_stamps',
+  'calendar_tokens',
+  'credentials_epoch',
+  'cursor_signing_keys',
+  'idempotency_keys',
+  'migrations',
+  'museum_clock',
+  'museum_general_admissions',
+  'museum_hours_exceptions',
+  'museum_slot_admissions',
+  'museum_weekly_hours',
+  'public_read_hits',
+  'special_event_dates',
+  'special_events',
+  'tickets',
+  'users',
+  'webhook_deliveries',
+  'webhook_subscriptions',
+];
