@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
+import { AdmissionClaims } from './admission-claims.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
@@ -18,8 +19,9 @@ import { TimeSlotsService } from './time-slots.service.js';
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository],
-  exports: [MuseumHoursService, TimeSlotsService],
+  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository, AdmissionClaims],
+  // AdmissionClaims: admissions claimed several at a time, for a sale of several places (an order).
+  exports: [MuseumHoursService, TimeSlotsService, AdmissionClaims],
 })
 export class MuseumHoursModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {

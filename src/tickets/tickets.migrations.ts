@@ -5,6 +5,8 @@ import { TicketRefunds1764600049000 as MysqlTicketRefunds } from './migrations/m
 import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/sqlite/1764600049000-ticket-refunds.js';
 import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1795842085466-ticket-time.js';
 import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
+import { TicketOrder1795849453540 as MysqlTicketOrder } from './migrations/mysql/1795849453540-ticket-order.js';
+import { TicketOrder1795849453540 as SqliteTicketOrder } from './migrations/sqlite/1795849453540-ticket-order.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -12,6 +14,6 @@ import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime],
-  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime],
+  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketOrder],
+  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketOrder],
 };

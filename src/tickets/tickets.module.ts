@@ -2,11 +2,13 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { AuthModule } from '../auth/auth.module.js';
+import { CapacityModule } from '../capacity/capacity.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { BoxOfficeService } from './box-office.service.js';
+import { TicketBatchService } from './ticket-batch.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
@@ -21,9 +23,12 @@ import { ResetRegistry } from '../database/reset-registry.js';
  * transaction), never their tables; neither knows anything of tickets.
  */
 @Module({
-  imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
+  imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule, CapacityModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository],
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketBatchService],
+  // What modules built on tickets may use (orders): sales and cancels of several tickets in one
+  // transaction, and tickets read as answered; never the repository or the table.
+  exports: [TicketBatchService, TicketsService],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(

@@ -110,4 +110,10 @@ export class TicketResponse {
     example: null,
   })
   refundDue: number | null;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The order the ticket was sold in (POST /orders); absent for a ticket bought alone.',
+  })
+  orderId?: string;
 }
