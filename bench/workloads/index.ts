@@ -6,6 +6,7 @@
 import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
+import { ORDERS } from './orders.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKETS } from './tickets.js';
@@ -17,6 +18,7 @@ import type { Alternation, BenchModule } from './workload.js';
 const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
+  ORDERS,
   MUSEUM_HOURS,
   TIME_SLOTS,
   PUBLIC_READ,
