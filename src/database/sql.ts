@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
 import { isRefusedByServer, isRolledBack } from './database-errors.js';
+import { type GuardedOutcome, refused, refusedAsOutcome } from './guarded-outcome.js';
 import { DEFAULT_POOL } from './database-options.js';
 import { sqliteConnectionOf } from './driver-handles.js';
 import { readBinary } from './mysql-binary-reads.js';
@@ -410,29 +411,6 @@ export class Sql {
 }
 
 /** MySQL: runs one statement on the runner's connection; resolves with the rows it changed. */
-/** What a guarded transaction did: the rows each later statement changed, or the guard that refused. */
-export type GuardedOutcome = { readonly changed: number[] } | { readonly refusedBy: number };
-
-/** A later guard of a guarded transaction changed no row: thrown, so that the earlier guards' writes are undone. */
-class GuardRefused extends Error {
-  constructor(readonly index: number) {
-    super('a later guard changed no row');
-  }
-}
-
-/** The answer of a transaction whose guard `index` changed no row: the first wrote nothing, a later one undoes. */
-function refused(index: number): GuardedOutcome {
-  if (index === 0) return { refusedBy: 0 };
-  throw new GuardRefused(index);
-}
-
-function refusedAsOutcome(write: Promise<GuardedOutcome>): Promise<GuardedOutcome> {
-  return write.catch((error: unknown) => {
-    if (error instanceof GuardRefused) return { refusedBy: error.index };
-    throw error;
-  });
-}
-
 async function changedBy(runner: QueryRunner, { sql, parameters }: SqlStatement): Promise<number> {
   const { affected } = await runner.query(sql, [...parameters], true);
   return affected ?? 0;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { type Role, roleAllows } from '../auth/roles.js';
 import { MuseumClock } from '../domain/museum-clock.js';
-import { TicketBatchService } from '../tickets/ticket-batch.service.js';
+import { type LineRefusal, TicketBatchService } from '../tickets/ticket-batch.service.js';
 import { READS_TICKET_SECRETS } from '../tickets/tickets.service.js';
 import type { OrderResponse } from './dto/order-response.dto.js';
 import { orderLines, type PlaceOrderDto } from './dto/place-order.dto.js';
@@ -39,27 +39,9 @@ export class OrdersService {
       };
       return [this.orders.insertStatement(order)];
     });
-    switch (sale.kind) {
-      case 'invalid':
-        throw new OrderRefusal('invalid-order', { errors: sale.errors });
-      case 'refused': {
-        const { line, why } = sale;
-        switch (why.reason) {
-          case 'no-event':
-            throw new OrderRefusal('line-no-event', { line, eventId: why.eventId });
-          case 'not-an-event-date':
-            throw new OrderRefusal('line-not-an-event-date', { line, date: why.date, dates: why.dates });
-          case 'museum-closed':
-            throw new OrderRefusal('line-museum-closed', { line, date: why.date });
-          case 'sold-out':
-            throw new OrderRefusal('line-sold-out', { line, ...why });
-        }
-        break;
-      }
-      case 'sold':
-        return toOrderResponse(order as Order, await this.batches.ofOrder(orderId), true);
-    }
-    throw new Error('unreachable');
+    if (sale.kind === 'invalid') throw new OrderRefusal('invalid-order', { errors: sale.errors });
+    if (sale.kind === 'refused') throw lineRefusal(sale.line, sale.why);
+    return toOrderResponse(order as Order, await this.batches.ofOrder(orderId), true);
   }
 
   /** The order as `reader` may see it: without the email and the tickets' codes below READS_TICKET_SECRETS. */
@@ -86,5 +68,19 @@ export class OrdersService {
     const order = await this.orders.find(orderId);
     if (order === undefined) throw new OrderRefusal('no-order', { orderId });
     return order;
+  }
+}
+
+/** Why line `line` of an order was not served, as the order's refusal. */
+function lineRefusal(line: number, why: LineRefusal): OrderRefusal {
+  switch (why.reason) {
+    case 'no-event':
+      return new OrderRefusal('line-no-event', { line, eventId: why.eventId });
+    case 'not-an-event-date':
+      return new OrderRefusal('line-not-an-event-date', { line, date: why.date, dates: why.dates });
+    case 'museum-closed':
+      return new OrderRefusal('line-museum-closed', { line, date: why.date });
+    case 'sold-out':
+      return new OrderRefusal('line-sold-out', { line, of: why.of, asked: why.asked, left: why.left, next: why.next });
   }
 }

@@ -112,6 +112,23 @@ describe('POST /orders', () => {
     expect((search.body as { ticketId: string }[]).map((ticket) => ticket.ticketId)).toEqual(
       tickets.map((ticket) => ticket.ticketId),
     );
+    // Pages by order follow their Link, with the filter kept in it.
+    const first = await request(t.baseUrl)
+      .get(`/tickets?orderId=${res.body.orderId}&limit=3`)
+      .set('Authorization', AUTH);
+    expectStatus(first, 200);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.link as string)?.[1] as string;
+    expect(next).toContain(`orderId=${res.body.orderId}`);
+    const second = await request(t.baseUrl).get(next).set('Authorization', AUTH);
+    expect([...first.body, ...second.body].map((ticket: { ticketId: string }) => ticket.ticketId)).toEqual(
+      tickets.map((ticket) => ticket.ticketId),
+    );
+    expectProblem(
+      await request(t.baseUrl).get('/tickets?orderId=nope').set('Authorization', AUTH),
+      400,
+      '/tickets',
+      true,
+    );
   });
 
   it('shows a viewer the order without the email and the tickets’ codes', async () => {
