@@ -26,9 +26,9 @@ import { ResetRegistry } from '../database/reset-registry.js';
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule, CapacityModule],
   controllers: [TicketsController, CheckInsController],
   providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketBatchService],
-  // What modules built on tickets may use (orders): sales and cancels of several tickets in one
-  // transaction, and tickets read as answered; never the repository or the table.
-  exports: [TicketBatchService, TicketsService],
+  // What modules built on tickets may use (orders): sales, reads and cancels of several tickets in
+  // one transaction; never the repository or the table.
+  exports: [TicketBatchService],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(

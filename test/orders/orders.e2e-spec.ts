@@ -6,7 +6,7 @@ import { suiteDate, useMuseumClock } from '../helpers/clock.js';
 import { expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, basicHeader, type TestApp, useTestApp } from '../helpers/test-app.js';
 import { setHoursOn } from '../museum-hours/api.js';
-import { checkInTicket } from '../tickets/api.js';
+import { cancelTicket, checkInTicket } from '../tickets/api.js';
 import { cancelOrder, ORDERS_PATH, placeOrder, readOrder } from './api.js';
 
 /**
@@ -318,6 +318,23 @@ describe('POST /orders/{orderId}/cancel', () => {
     expect([await seatsSold(eventId), await admissionsSold(date)]).toEqual([0, 0]);
     // The places sell again: the event and the day were full.
     await placed(t, date, eventId);
+  });
+
+  it('is partly cancelled when a ticket is cancelled on its own; the order’s cancel takes the rest', async () => {
+    const date = freshDate();
+    await openDay(date);
+    const eventId = await createEvent({ dates: [date], capacity: 10 });
+    const order = await placed(t, date, eventId);
+    const orderId = order.orderId as string;
+    const [first] = order.tickets as { ticketId: string }[];
+    expectStatus(await cancelTicket(t.baseUrl, first.ticketId), 200);
+    const read = await readOrder(t.baseUrl, orderId);
+    expect(read.body).toMatchObject({ status: 'partly-cancelled', refundDue: 19.99 });
+
+    const cancelled = await cancelOrder(t.baseUrl, orderId);
+    expectStatus(cancelled, 200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', refundDue: order.total });
+    expect([await seatsSold(eventId), await admissionsSold(date)]).toEqual([0, 0]);
   });
 
   it('refuses to cancel an order with a checked-in ticket, and cancels none of it', async () => {
