@@ -1123,7 +1123,7 @@ export interface components {
              */
             email?: string;
             /**
-             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. Not taken for an event ticket.
+             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. For an event ticket, the session: one of the event's date items `YYYY-MM-DDTHH:MM` on `ticketDate`; required when the event has several sessions that day, optional when it has one (the ticket takes its time), refused when it has none.
              * @example 10:30
              */
             ticketTime?: string;
@@ -2093,7 +2093,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
+             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date, or move or remove a session (a date item `YYYY-MM-DDTHH:MM` no longer written as it was), that active tickets are sold for; the detail names them (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -4893,7 +4893,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date is sold out (its capacityPerDate) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date, or the session on it, is sold out (its capacityPerDate, which bounds each session by itself) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
              */
             409: {
                 headers: {

@@ -11,6 +11,7 @@ import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
+import { TimedEntry } from './timed-entry.js';
 import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
@@ -23,7 +24,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository],
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TimedEntry],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(
@@ -46,6 +47,8 @@ export class TicketsModule implements OnModuleInit {
           : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
+      // Nor move or remove a session its active tickets are for.
+      sessionsInUse: (eventId, sessions) => this.repository.activeSessions(eventId, sessions),
     });
   }
 }
