@@ -114,6 +114,9 @@ export function sessionItems(dates: readonly string[]): string[] {
   return [...items];
 }
 
+/** Whether `item` has the session form's length and `T`: cheaper than SESSION, and never false for a session. */
+const mayBeSession = (item: string): boolean => item.length === 16 && item.charCodeAt(10) === 84;
+
 /** eventDays' answers by array: an event's `dates` array is never changed once made, and every sale asks. */
 const daysOf = new WeakMap<readonly string[], EventDays>();
 
@@ -133,6 +136,8 @@ export type SessionChoice =
  * sessions.
  */
 export function sessionChoice(dates: readonly string[], date: string, time: string | undefined): SessionChoice {
+  // Most events have no session: a sale of theirs looks no further than each item's shape.
+  if (time === undefined && !dates.some(mayBeSession)) return { kind: 'all-day' };
   let days = daysOf.get(dates);
   if (days === undefined) {
     days = eventDays(dates);

@@ -371,57 +371,65 @@ describe('the built service on a three-node Galera cluster', () => {
     }
   });
 
-  it('300 concurrent purchases through two instances over two dates of 50 seats each (capacityPerDate): exactly 50 per date', async () => {
+  it('300 concurrent purchases through two instances over a date and two sessions of another day, 50 seats each (capacityPerDate): exactly 50 each', async () => {
     const buyers = [services[0], services[1]] as RunningService[];
     const eventId = crypto.randomUUID();
-    const dates = ['2027-03-03', '2027-03-04'];
+    // A date's seats, and two sessions of one day with seats of their own.
+    const seats = [
+      { ticketDate: '2027-03-03' },
+      { ticketDate: '2027-03-04', ticketTime: '10:00' },
+      { ticketDate: '2027-03-04', ticketTime: '14:00' },
+    ];
     const created = await create(buyers[0] as RunningService, {
       ...body(eventId, 'Galera sale per date'),
-      dates,
+      dates: ['2027-03-03', '2027-03-04T10:00', '2027-03-04T14:00'],
       capacity: 1000,
       capacityPerDate: 50,
     });
     expect(created.status).toBe(201);
     let conflicts = 0;
-    const buy = async (service: RunningService, ticketDate: string): Promise<number> => {
+    const buy = async (service: RunningService, seat: object): Promise<number> => {
       for (;;) {
-        const answer = await send(service.baseUrl, 'POST', TICKETS_PATH, { ticketType: 'event', eventId, ticketDate });
+        const answer = await send(service.baseUrl, 'POST', TICKETS_PATH, { ticketType: 'event', eventId, ...seat });
         if (answer.status !== 503) return answer.status;
         // A certification conflict that outlasted the service's retries: the client's retry.
         conflicts += 1;
         expectUnavailable(answer);
       }
     };
-    // Each date bought through both instances (and so both nodes) at once.
+    // Each seat bought through both instances (and so both nodes) at once.
     const statuses = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        buy(buyers[i % 2] as RunningService, dates[Math.floor(i / 2) % 2] as string),
+        buy(buyers[i % 2] as RunningService, seats[Math.floor(i / 2) % 3] as object),
       ),
     );
     const counted = statuses.reduce<Record<number, number>>(
       (all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }),
       {},
     );
-    expect(counted).toEqual({ 201: 100, 409: 200 });
+    expect(counted).toEqual({ 201: 150, 409: 150 });
     for (const node of [0, 1, 2]) {
-      const perDate = async (): Promise<Record<string, number>> => {
+      const perSeat = async (): Promise<Record<string, number>> => {
         const rows = await cluster.query<RowDataPacket[]>(
           node,
-          `SELECT ticket_date, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE event_id = '${eventId}' GROUP BY ticket_date`,
+          `SELECT ticket_date, ticket_time, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE event_id = '${eventId}' GROUP BY ticket_date, ticket_time`,
         );
-        return Object.fromEntries(rows.map((row) => [String(row.ticket_date), Number(row.n)]));
+        return Object.fromEntries(
+          rows.map((row) => [`${String(row.ticket_date)} ${String(row.ticket_time)}`, Number(row.n)]),
+        );
       };
-      await until(`the tickets on node ${node}`, 10_000, async () => Object.keys(await perDate()).length === 2);
-      await until(`the tickets on node ${node}`, 10_000, async () =>
-        Object.values(await perDate()).every((n) => n >= 50),
-      );
-      expect(await perDate(), `tickets per date on node ${node}`).toEqual({
-        [dates[0] as string]: 50,
-        [dates[1] as string]: 50,
+      await until(`the tickets on node ${node}`, 10_000, async () => {
+        const counts = Object.values(await perSeat());
+        return counts.length === 3 && counts.every((n) => n >= 50);
+      });
+      expect(await perSeat(), `tickets per date and session on node ${node}`).toEqual({
+        '2027-03-03 null': 50,
+        '2027-03-04 10:00': 50,
+        '2027-03-04 14:00': 50,
       });
     }
     process.stdout.write(
-      `[galera] 300 purchases over two dates of 50 (capacityPerDate): ${conflicts} answered 503 and were retried\n`,
+      `[galera] 300 purchases over a date and two sessions of 50 (capacityPerDate): ${conflicts} answered 503 and were retried\n`,
     );
   });
 
