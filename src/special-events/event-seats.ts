@@ -6,8 +6,8 @@ import { dateFull } from './date-seats.js';
 import type { SpecialEvent } from './special-event.entity.js';
 import type { SpecialEventsRepository } from './special-events.repository.js';
 import { SpecialEventRefusal } from './special-events.refusals.js';
-import { EVENT_SEATS, TAKE_DATE_SEAT_SQL } from './special-events.sql.js';
-import { TAKE_SESSION_SEAT_SQL } from './session-seats.sql.js';
+import { EVENT_SEATS, GIVE_DATE_SEAT_SQL, TAKE_DATE_SEAT_SQL } from './special-events.sql.js';
+import { GIVE_SESSION_SEAT_SQL, TAKE_SESSION_SEAT_SQL } from './session-seats.sql.js';
 
 /**
  * Attempts of a reservation whose event was updated between its read and its conditional write
@@ -142,10 +142,17 @@ export class EventSeats {
 
   /**
    * Gives one seat of event `eventId` back when `cancel` (a ticket's conditional UPDATE) changes a
-   * row, in the same transaction: whether it did. An event deleted since has no row to give to.
+   * row, in the same transaction, and the seat of the ticket's date (`time` null) or session with
+   * it, so that capacityPerDate sells it again: whether it did. An event deleted since has no row
+   * to give to; a ticket sold with no time on a date that has sessions now was counted on its date,
+   * and is given back there.
    */
-  giveBack(eventId: string, cancel: SqlStatement): Promise<boolean> {
-    return this.capacity.giveBack(EVENT_SEATS, eventId, cancel);
+  giveBack(eventId: string, cancel: SqlStatement, date: string, time: string | null): Promise<boolean> {
+    const seat =
+      time === null
+        ? { sql: GIVE_DATE_SEAT_SQL, parameters: [date, eventId] }
+        : { sql: GIVE_SESSION_SEAT_SQL, parameters: [eventId, `${date}T${time}`] };
+    return this.capacity.giveBack(EVENT_SEATS, eventId, cancel, [seat]);
   }
 
   /** Runs `work` in the event's turn with this instance's seat transactions (MySQL/MariaDB; SQLite at once). */

@@ -31,6 +31,10 @@ export const TAKE_SESSION_SEAT_SQL =
   'UPDATE special_event_sessions SET tickets_sold = tickets_sold + 1 ' +
   'WHERE event_id = ? AND session = ? AND (? IS NULL OR tickets_sold < ?)';
 
+/** A session's seat given back (a cancelled ticket). Parameters: the eventId, the session item. */
+export const GIVE_SESSION_SEAT_SQL =
+  'UPDATE special_event_sessions SET tickets_sold = tickets_sold - 1 WHERE event_id = ? AND session = ? AND tickets_sold > 0';
+
 /** The session rows of new events (none: null). */
 export function insertSessionRows(events: readonly SpecialEvent[]): SqlStatement | null {
   const rows = events.flatMap((event) => sessionItems(event.dates).map((session) => [event.eventId, session]));

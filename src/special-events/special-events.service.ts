@@ -376,10 +376,11 @@ export class SpecialEventsService {
 
   /**
    * Runs `cancel` (a ticket's conditional UPDATE) and, only when it changed a row, gives one seat
-   * of event `eventId` back in the same transaction, so it can be sold again: whether it ran.
+   * of event `eventId` back in the same transaction, and one of the ticket's date or session (its
+   * `time`), so it can be sold again: whether it ran.
    */
-  returnTicket(eventId: string, cancel: SqlStatement): Promise<boolean> {
-    return this.seats.giveBack(eventId, cancel);
+  returnTicket(eventId: string, cancel: SqlStatement, date: string, time: string | null): Promise<boolean> {
+    return this.seats.giveBack(eventId, cancel, date, time);
   }
 }
 
