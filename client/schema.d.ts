@@ -347,7 +347,7 @@ export interface paths {
         put?: never;
         /**
          * Buy museum tickets
-         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
+         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. On a date with sessions (date items YYYY-MM-DDTHH:MM) an event ticket is for the session `ticketTime` names, within the event's capacityPerDate for that session. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
          */
         post: operations["buyMuseumTickets"];
         delete?: never;
@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Check a ticket in at the door
-         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. No body.
+         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. A ticket with a `ticketTime` (a slot, an event session) is admitted from ENTRY_EARLY_MINUTES before it until the day's close (general) or the session's end (an event with durationMinutes), else until the day's end. No body.
          */
         post: operations["checkInTicket"];
         delete?: never;
@@ -5435,7 +5435,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +5819,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
