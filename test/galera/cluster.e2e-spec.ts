@@ -539,6 +539,70 @@ describe('the built service on a three-node Galera cluster', () => {
     }
   }, 300_000);
 
+  it('a flash sale of slots: 6,000 buyers over 20 slots of 100, 64 in flight over two instances on two nodes: exactly 100 per slot, every other buyer 409, no 503', async () => {
+    const buyers = [services[0], services[1]] as RunningService[];
+    const date = '2027-03-08';
+    // 09:00 to 18:00 by 27 minutes: 20 slots, as the bench's flash-sale-slots.
+    const times = Array.from({ length: 20 }, (_, i) => {
+      const minutes = 9 * 60 + i * 27;
+      return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    });
+    const day = await send((buyers[0] as RunningService).baseUrl, 'PUT', hoursOnPath(date), {
+      timeOpen: '09:00',
+      timeClose: '18:00',
+      slotMinutes: 27,
+      slotCapacity: 100,
+    });
+    expect(day.status).toBe(200);
+    const answers: { status: number; type?: string; ms: number }[] = [];
+    let next = 0;
+    // 64 clients, each buying one ticket after another; buyer i goes to instance i % 2, slot i % 20.
+    const client = async (): Promise<void> => {
+      for (let buyer = next++; buyer < 6000; buyer = next++) {
+        const purchase = { ticketType: 'general', ticketDate: date, ticketTime: times[buyer % 20] };
+        const key = crypto.randomUUID();
+        let answer: Answer | undefined;
+        for (let attempt = 1; answer === undefined; attempt += 1) {
+          try {
+            answer = await send((buyers[buyer % 2] as RunningService).baseUrl, 'POST', TICKETS_PATH, purchase, {
+              'Idempotency-Key': key,
+            });
+          } catch (error) {
+            if (attempt >= 3) throw error;
+          }
+        }
+        const type = answer.status === 201 ? undefined : (JSON.parse(answer.body) as { type?: string }).type;
+        answers.push({ status: answer.status, type, ms: answer.ms });
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, client));
+    const counted = answers.reduce<Record<string, number>>((all, { status, type }) => {
+      const key = type === undefined ? String(status) : `${status} ${type}`;
+      return { ...all, [key]: (all[key] ?? 0) + 1 };
+    }, {});
+    const latencies = answers.map(({ ms }) => ms).toSorted((a, b) => a - b);
+    const p99 = latencies[Math.floor(latencies.length * 0.99)];
+    process.stdout.write(
+      `[galera] flash sale of slots over two instances: ${JSON.stringify(counted)}, p99 ${p99} ms\n`,
+    );
+    expect(counted).toEqual({ 201: 2000, '409 urn:museum:problem:sold-out': 4000 });
+    for (const node of [0, 1, 2]) {
+      const perSlot = async (): Promise<number[]> => {
+        const rows = await cluster.query<RowDataPacket[]>(
+          node,
+          `SELECT ticket_time, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE ticket_date = '${date}' GROUP BY ticket_time`,
+        );
+        return rows.map((row) => Number(row.n));
+      };
+      await until(
+        `the tickets on node ${node}`,
+        10_000,
+        async () => (await perSlot()).reduce((a, b) => a + b, 0) >= 2000,
+      );
+      expect(await perSlot(), `tickets per slot on node ${node}`).toEqual(Array.from({ length: 20 }, () => 100));
+    }
+  }, 300_000);
+
   it('created on one instance, deleted on another, its eventId free again on a third', async () => {
     for (let cycle = 0; cycle < 30; cycle += 1) {
       const [a, b, c] = [0, 1, 2].map((offset) => services[(cycle + offset) % 3] as RunningService) as [
