@@ -75,6 +75,18 @@ const CHECK_IN_BY_CODE =
 const CANCEL_BY_ID =
   "UPDATE tickets SET status = 'cancelled', cancelled_at = ?, refund_due = price_paid WHERE ticket_id = ? AND status = 'active'";
 
+/** One group of an attendance count: its date or start time, a status and how many tickets (MySQL: maybe a string). */
+export interface StatusCount {
+  readonly grouped: string | null;
+  readonly status: string;
+  readonly tickets: number | string;
+}
+const EVENT_COUNTS =
+  'SELECT ticket_date AS grouped, status, COUNT(*) AS tickets FROM tickets WHERE event_id = ? GROUP BY ticket_date, status';
+const GENERAL_COUNTS =
+  "SELECT ticket_time AS grouped, status, COUNT(*) AS tickets FROM tickets WHERE ticket_date = ? AND ticket_type = 'general' " +
+  'GROUP BY ticket_time, status';
+
 const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toTicket(row: RowOf<Ticket>): Ticket {
@@ -183,6 +195,22 @@ export class TicketsRepository {
       [eventId, ...dates],
     );
     return rows.map((row) => row.ticketDate);
+  }
+
+  /**
+   * An event's tickets counted per date and status, by the database (one row per group, never one
+   * per ticket); IDX_tickets_event finds the event's rows.
+   */
+  eventTicketsPerDate(eventId: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(EVENT_COUNTS, [eventId]);
+  }
+
+  /**
+   * A date's general tickets counted per start time (null: the whole day) and status, by the
+   * database; IDX_tickets_date finds the date's rows.
+   */
+  generalTicketsPerTime(date: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(GENERAL_COUNTS, [date]);
   }
 
   async byId(ticketId: string): Promise<Ticket | null> {
