@@ -161,6 +161,29 @@ describe('GET /museum-hours/{date}/attendance', () => {
     ]);
   });
 
+  it('keeps the starts tickets hold when the grid changed, beside the new grid', async () => {
+    const date = suiteDate(2);
+    const hourly = { timeOpen: '09:00', timeClose: '11:00', slotMinutes: 60, slotCapacity: 10 };
+    expectStatus(await setHoursOn(t.baseUrl, date, hourly), 200);
+    await sell({ ticketType: 'general', ticketDate: date, ticketTime: '10:00' }, 2);
+    // Half-hour slots that end before 10:00: the tickets of 10:00 stay valid, and counted.
+    const halfHourly = { timeOpen: '09:00', timeClose: '10:00', slotMinutes: 30, slotCapacity: 10 };
+    expectStatus(await setHoursOn(t.baseUrl, date, halfHourly), 200);
+    expect(await attendance(dayAttendancePath(date))).toEqual([
+      {
+        date,
+        sold: 2,
+        checkedIn: 0,
+        cancelled: 0,
+        slots: [
+          { time: '09:00', sold: 0, checkedIn: 0, cancelled: 0 },
+          { time: '09:30', sold: 0, checkedIn: 0, cancelled: 0 },
+          { time: '10:00', sold: 2, checkedIn: 0, cancelled: 0 },
+        ],
+      },
+    ]);
+  });
+
   it('answers a day without slots without `slots`, and a day without tickets as zeros', async () => {
     expectStatus(await setHoursOn(t.baseUrl, PLAIN_DAY, { timeOpen: '09:00', timeClose: '18:00' }), 200);
     const sold = await sell({ ticketType: 'general', ticketDate: PLAIN_DAY }, 3);
