@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * Get a special event's attendance per date
-         * @description Each ISO date item of the event (as stored, in its order, once each; free text sells no ticket), dates without a ticket included, with its date's tickets: `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`. A ticket admits on a date, so the sessions of one date share its counts. For viewers and up; never for anonymous callers.
+         * @description Each ISO date item of the event (as stored, in its order, once each; free text sells no ticket), dates without a ticket included, with its tickets: `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`. A date item counts every ticket of its date; a session item (`YYYY-MM-DDTHH:MM`) the tickets of its session and those of its date that name no time, which every session of the date shares. For viewers and up; never for anonymous callers.
          */
         get: operations["getSpecialEventAttendance"];
         put?: never;
@@ -691,7 +691,7 @@ export interface components {
              */
             date: string;
             /**
-             * @description Tickets held for the item's date: active or checked in (the seats they take). The sessions of one date share it.
+             * @description Tickets held for the item: active or checked in (the seats they take). A date item's are its date's; a session's its own and those of its date that name no time.
              * @example 18
              */
             sold: number;
@@ -701,7 +701,7 @@ export interface components {
              */
             checkedIn: number;
             /**
-             * @description Tickets for the item's date that were cancelled (not counted in `sold`).
+             * @description Tickets for the item that were cancelled (not counted in `sold`).
              * @example 2
              */
             cancelled: number;

@@ -17,17 +17,22 @@ export interface Attendance {
 
 export const NO_ATTENDANCE: Attendance = { sold: 0, checkedIn: 0, cancelled: 0 };
 
-/** The counts of one general-admission day: all of its tickets, and those of each slot start that has any. */
+/**
+ * The counts of one date's tickets: all of them, and those of each start time that has any (a
+ * slot's, or an event session's). Tickets of the whole date (no time) count only in `day`.
+ */
 export interface DayCounts {
   readonly day: Attendance;
-  /** By slot start (`HH:MM`); tickets of the whole day (no time) count only in `day`. */
-  readonly slots: ReadonlyMap<string, Attendance>;
+  /** By start time, `HH:MM`. */
+  readonly times: ReadonlyMap<string, Attendance>;
 }
+
+export const NO_DAY_COUNTS: DayCounts = { day: NO_ATTENDANCE, times: new Map() };
 
 /** What the module that sells tickets counts, each with one aggregate statement of its own table. */
 export interface AttendanceCounter {
   /** A special event's tickets by the date they admit on (`YYYY-MM-DD`); dates without a ticket left out. */
-  eventDates(eventId: string): Promise<ReadonlyMap<string, Attendance>>;
+  eventDates(eventId: string): Promise<ReadonlyMap<string, DayCounts>>;
   /** General admission's tickets for `date` (`YYYY-MM-DD`). */
   generalDay(date: string): Promise<DayCounts>;
 }
@@ -35,5 +40,15 @@ export interface AttendanceCounter {
 /** A counter for a service in which nothing sells tickets: nothing was sold. */
 export const NOTHING_SOLD: AttendanceCounter = {
   eventDates: () => Promise.resolve(new Map()),
-  generalDay: () => Promise.resolve({ day: NO_ATTENDANCE, slots: new Map() }),
+  generalDay: () => Promise.resolve(NO_DAY_COUNTS),
 };
+
+/** The sum of two counts. */
+export function plus(a: Attendance, b: Attendance): Attendance {
+  return { sold: a.sold + b.sold, checkedIn: a.checkedIn + b.checkedIn, cancelled: a.cancelled + b.cancelled };
+}
+
+/** `a` less `b`: the tickets of `a` that `b` does not hold. */
+export function minus(a: Attendance, b: Attendance): Attendance {
+  return { sold: a.sold - b.sold, checkedIn: a.checkedIn - b.checkedIn, cancelled: a.cancelled - b.cancelled };
+}

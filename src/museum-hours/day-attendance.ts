@@ -40,9 +40,9 @@ export class DayAttendance {
   async of(date: string): Promise<DayAttendanceAnswer> {
     const [{ hours }, counts] = await Promise.all([this.slots.day(date, ''), this.counter.generalDay(date)]);
     const grid = hours === null ? [] : slotTimes(hours);
-    const times = [...new Set([...grid, ...counts.slots.keys()])].sort();
+    const times = [...new Set([...grid, ...counts.times.keys()])].sort();
     const answer: DayAttendanceAnswer = { date, ...counts.day };
     if (times.length === 0) return answer;
-    return { ...answer, slots: times.map((time) => ({ time, ...(counts.slots.get(time) ?? NO_ATTENDANCE) })) };
+    return { ...answer, slots: times.map((time) => ({ time, ...(counts.times.get(time) ?? NO_ATTENDANCE) })) };
   }
 }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { type Attendance, type AttendanceCounter, NO_ATTENDANCE, NOTHING_SOLD } from '../domain/attendance.js';
+import {
+  type Attendance,
+  type AttendanceCounter,
+  type DayCounts,
+  minus,
+  NO_ATTENDANCE,
+  NOTHING_SOLD,
+  plus,
+} from '../domain/attendance.js';
 import { isoDatePart } from '../domain/calendar-dates.js';
+import { sessionOf } from '../domain/event-sessions.js';
 import { SpecialEventsService } from './special-events.service.js';
 
 /** One date item's attendance, as GET /special-events/{eventId}/attendance answers it. */
@@ -33,17 +42,31 @@ export class EventAttendance {
 
 /**
  * Each ISO item of `dates`, in stored order and once each (free text sells no ticket), with the
- * counts of its date (`YYYY-MM-DD`; absent: none). A ticket admits on a date, so the sessions of one
- * date share its counts, as they share its seats (GET …/availability).
+ * counts of its tickets (`counts`, by date `YYYY-MM-DD`; absent: none). A date item counts every
+ * ticket of its date. A session item (`YYYY-MM-DDTHH:MM`) counts the tickets of its session and
+ * those of its date that name no session: a ticket sold for the date as a whole admits to each of
+ * its sessions, as the sessions of a date share its seats when tickets name none.
  */
-export function attendanceOf(dates: readonly string[], counts: ReadonlyMap<string, Attendance>): DateAttendance[] {
+export function attendanceOf(dates: readonly string[], counts: ReadonlyMap<string, DayCounts>): DateAttendance[] {
   const seen = new Set<string>();
   const answer: DateAttendance[] = [];
   for (const item of dates) {
     const date = isoDatePart(item);
     if (date === null || seen.has(item)) continue;
     seen.add(item);
-    answer.push({ date: item, ...(counts.get(date) ?? NO_ATTENDANCE) });
+    const day = counts.get(date);
+    const session = sessionOf(item);
+    answer.push({
+      date: item,
+      ...(day === undefined ? NO_ATTENDANCE : session === null ? day.day : ofSession(day, session.time)),
+    });
   }
   return answer;
+}
+
+/** A session's tickets and its date's that name no time. */
+function ofSession(day: DayCounts, time: string): Attendance {
+  let timed = NO_ATTENDANCE;
+  for (const counts of day.times.values()) timed = plus(timed, counts);
+  return plus(day.times.get(time) ?? NO_ATTENDANCE, minus(day.day, timed));
 }

@@ -23,21 +23,28 @@ export class TicketAttendance implements AttendanceCounter, OnModuleInit {
     this.days.countWith(this);
   }
 
-  async eventDates(eventId: string): Promise<ReadonlyMap<string, Attendance>> {
-    const perDate = new Map<string, Attendance>();
-    for (const group of await this.tickets.eventTicketsPerDate(eventId)) addTo(perDate, group.grouped ?? '', group);
-    return perDate;
+  async eventDates(eventId: string): Promise<ReadonlyMap<string, DayCounts>> {
+    const groups = new Map<string, StatusCount[]>();
+    for (const group of await this.tickets.eventTicketsPerDate(eventId)) {
+      groups.set(group.ticket_date, [...(groups.get(group.ticket_date) ?? []), group]);
+    }
+    return new Map([...groups].map(([date, ofDate]) => [date, dayCounts(ofDate)]));
   }
 
   async generalDay(date: string): Promise<DayCounts> {
-    let day = NO_ATTENDANCE;
-    const slots = new Map<string, Attendance>();
-    for (const group of await this.tickets.generalTicketsPerTime(date)) {
-      day = tally(day, group);
-      if (group.grouped !== null) addTo(slots, group.grouped, group);
-    }
-    return { day, slots };
+    return dayCounts(await this.tickets.generalTicketsPerTime(date));
   }
+}
+
+/** One date's groups (by time and status) as the day's counts and each time's. */
+function dayCounts(groups: readonly StatusCount[]): DayCounts {
+  let day = NO_ATTENDANCE;
+  const times = new Map<string, Attendance>();
+  for (const group of groups) {
+    day = tally(day, group);
+    if (group.ticket_time !== null) addTo(times, group.ticket_time, group);
+  }
+  return { day, times };
 }
 
 function addTo(counts: Map<string, Attendance>, key: string, group: StatusCount): void {

@@ -75,17 +75,19 @@ const CHECK_IN_BY_CODE =
 const CANCEL_BY_ID =
   "UPDATE tickets SET status = 'cancelled', cancelled_at = ?, refund_due = price_paid WHERE ticket_id = ? AND status = 'active'";
 
-/** One group of an attendance count: its date or start time, a status and how many tickets (MySQL: maybe a string). */
+/** One group of an attendance count: its date, its start time (null: none) and status, and how many tickets (MySQL: maybe a string). */
 export interface StatusCount {
-  readonly grouped: string | null;
+  readonly ticket_date: string;
+  readonly ticket_time: string | null;
   readonly status: string;
   readonly tickets: number | string;
 }
 const EVENT_COUNTS =
-  'SELECT ticket_date AS grouped, status, COUNT(*) AS tickets FROM tickets WHERE event_id = ? GROUP BY ticket_date, status';
+  'SELECT ticket_date, ticket_time, status, COUNT(*) AS tickets FROM tickets WHERE event_id = ? ' +
+  'GROUP BY ticket_date, ticket_time, status';
 const GENERAL_COUNTS =
-  "SELECT ticket_time AS grouped, status, COUNT(*) AS tickets FROM tickets WHERE ticket_date = ? AND ticket_type = 'general' " +
-  'GROUP BY ticket_time, status';
+  'SELECT ticket_date, ticket_time, status, COUNT(*) AS tickets FROM tickets ' +
+  "WHERE ticket_date = ? AND ticket_type = 'general' GROUP BY ticket_date, ticket_time, status";
 
 const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
@@ -198,8 +200,8 @@ export class TicketsRepository {
   }
 
   /**
-   * An event's tickets counted per date and status, by the database (one row per group, never one
-   * per ticket); IDX_tickets_event finds the event's rows.
+   * An event's tickets counted per date, start time (a session's; null: none) and status, by the
+   * database (one row per group, never one per ticket); IDX_tickets_event finds the event's rows.
    */
   eventTicketsPerDate(eventId: string): Promise<StatusCount[]> {
     return this.sql.select<StatusCount>(EVENT_COUNTS, [eventId]);

@@ -14,7 +14,8 @@ export class DateAttendanceResponse {
     minimum: 0,
     example: 18,
     description:
-      "Tickets held for the item's date: active or checked in (the seats they take). The sessions of one date share it.",
+      "Tickets held for the item: active or checked in (the seats they take). A date item's are its date's; a session's " +
+      'its own and those of its date that name no time.',
   })
   sold: number;
 
@@ -30,7 +31,7 @@ export class DateAttendanceResponse {
     type: 'integer',
     minimum: 0,
     example: 2,
-    description: "Tickets for the item's date that were cancelled (not counted in `sold`).",
+    description: 'Tickets for the item that were cancelled (not counted in `sold`).',
   })
   cancelled: number;
 }
