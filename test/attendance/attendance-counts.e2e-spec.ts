@@ -15,6 +15,8 @@ import { dayAttendancePath, eventAttendancePath } from './api.js';
  * one statement on the tickets, which answers a row per group (date or time, and status), never a
  * row per ticket, and is planned through the event's or the date's index, never a scan of the
  * table. The statements explained are those the service ran, caught on their way to the database.
+ * Event tickets that name a session (written straight in SQL as a sale for a session writes them)
+ * count for that session, and those of the date that name none for each of its sessions.
  */
 
 const TICKETS = 6_000;
@@ -22,6 +24,9 @@ const BATCH = 500;
 const DATES = ['2090-05-01', '2090-05-02', '2090-05-03'];
 const STATUSES = ['active', 'checked-in', 'cancelled'] as const;
 const TIMES = ['10:00', '11:00', null] as const;
+
+const COLUMNS =
+  'ticket_id, ticket_type, ticket_date, ticket_time, event_id, email, price_paid, confirmation_code, status, created_at';
 
 const t = useTestApp();
 const database: PlanDatabase = TEST_DATABASE;
@@ -84,12 +89,10 @@ beforeAll(async () => {
   expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
   eventId = event.eventId as string;
   const dataSource = t.app.get(DataSource);
-  const columns =
-    'ticket_id, ticket_type, ticket_date, ticket_time, event_id, email, price_paid, confirmation_code, status, created_at';
   for (let start = 0; start < TICKETS; start += BATCH) {
     const rows = Array.from({ length: BATCH }, (_, i) => seededTicket(start + i));
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    await dataSource.query(`INSERT INTO tickets (${columns}) VALUES ${values}`, rows.flat());
+    await dataSource.query(`INSERT INTO tickets (${COLUMNS}) VALUES ${values}`, rows.flat());
   }
   await dataSource.query(database === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE tickets');
 }, 120_000);
@@ -148,6 +151,47 @@ describe('attendance counts in the database', () => {
       false,
     );
     expect(planProblems(plan.lines, 'IDX_tickets_date')).toEqual([]);
+  });
+
+  it('counts tickets that name a session for that session, and those of the date that name none for every session', async () => {
+    const date = '2090-07-01';
+    const event = validEvent({ dates: [`${date}T14:00`, `${date}T16:00`, date] });
+    expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
+    const sold: [string | null, string][] = [
+      ['14:00', 'active'],
+      ['14:00', 'checked-in'],
+      ['14:00', 'cancelled'],
+      ['16:00', 'active'],
+      [null, 'active'],
+      [null, 'cancelled'],
+    ];
+    const rows = sold.map(([time, status], index) => [
+      uuidv7(),
+      'event',
+      date,
+      time,
+      event.eventId,
+      null,
+      10,
+      `ticket-session-${index}`,
+      status,
+      0,
+    ]);
+    await t.app
+      .get(DataSource)
+      .query(
+        `INSERT INTO tickets (${COLUMNS}) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        rows.flat(),
+      );
+    const res = await request(t.baseUrl)
+      .get(eventAttendancePath(event.eventId as string))
+      .set('Authorization', AUTH);
+    expectStatus(res, 200);
+    expect(res.body).toEqual([
+      { date: `${date}T14:00`, sold: 3, checkedIn: 1, cancelled: 2 },
+      { date: `${date}T16:00`, sold: 2, checkedIn: 0, cancelled: 1 },
+      { date, sold: 4, checkedIn: 1, cancelled: 2 },
+    ]);
   });
 });
 
