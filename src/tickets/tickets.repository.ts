@@ -199,22 +199,6 @@ export class TicketsRepository {
     return rows.map((row) => row.ticketDate);
   }
 
-  /**
-   * An event's tickets counted per date, start time (a session's; null: none) and status, by the
-   * database (one row per group, never one per ticket); IDX_tickets_event finds the event's rows.
-   */
-  eventTicketsPerDate(eventId: string): Promise<StatusCount[]> {
-    return this.sql.select<StatusCount>(EVENT_COUNTS, [eventId]);
-  }
-
-  /**
-   * A date's general tickets counted per start time (null: the whole day) and status, by the
-   * database; IDX_tickets_date finds the date's rows.
-   */
-  generalTicketsPerTime(date: string): Promise<StatusCount[]> {
-    return this.sql.select<StatusCount>(GENERAL_COUNTS, [date]);
-  }
-
   async byId(ticketId: string): Promise<Ticket | null> {
     const [row] = await this.sql.select<RowOf<Ticket>>(BY_ID, [ticketId]);
     return row === undefined ? null : toTicket(row);
@@ -242,5 +226,21 @@ export class TicketsRepository {
   /** As checkInById, for the ticket with this confirmation code. */
   async checkInByCode(confirmationCode: string, today: string, now: number): Promise<boolean> {
     return (await this.sql.execute(CHECK_IN_BY_CODE, [now, confirmationCode, today])) > 0;
+  }
+
+  /**
+   * An event's tickets counted per date, start time (a session's; null: none) and status, by the
+   * database (one row per group, never one per ticket); IDX_tickets_event finds the event's rows.
+   */
+  eventTicketsPerDate(eventId: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(EVENT_COUNTS, [eventId]);
+  }
+
+  /**
+   * A date's general tickets counted per start time (null: the whole day) and status, by the
+   * database; IDX_tickets_date finds the date's rows.
+   */
+  generalTicketsPerTime(date: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(GENERAL_COUNTS, [date]);
   }
 }
