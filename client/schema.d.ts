@@ -96,6 +96,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/special-events/{eventId}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a special event's attendance per date
+         * @description Each ISO date item of the event (as stored, in its order, once each; free text sells no ticket), dates without a ticket included, with its tickets: `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`. A date item counts every ticket of its date; a session item (`YYYY-MM-DDTHH:MM`) the tickets of its session and those of its date that name no time, which every session of the date shares. For viewers and up; never for anonymous callers.
+         */
+        get: operations["getSpecialEventAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/special-events.ics": {
         parameters: {
             query?: never;
@@ -276,6 +296,26 @@ export interface paths {
          * @description The date's general-admission time slots, when its hours (its exception's, else its weekday's) carry `slotMinutes` and `slotCapacity`: one starting at `timeOpen` and every `slotMinutes` after it, the last starting before `timeClose`, each with what is left of it. `[]` for an open day without slots; a 404 for a closed day. A general ticket for a day with slots names one of these times as `ticketTime`.
          */
         get: operations["getMuseumSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/museum-hours/{date}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a day's general-admission attendance
+         * @description A list of one: the date's general tickets, `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`, with `slots` (the same per slot start) when the day has time slots. Any date may be asked: a day without tickets answers zeros, a closed day the tickets sold before it closed. For viewers and up; never for anonymous callers.
+         */
+        get: operations["getMuseumAttendance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -644,6 +684,28 @@ export interface components {
              */
             ticketsAvailable: number | null;
         };
+        DateAttendanceResponse: {
+            /**
+             * @description The event's date item as stored (ISO items only: free text sells no ticket).
+             * @example 2026-12-24T14:00
+             */
+            date: string;
+            /**
+             * @description Tickets held for the item: active or checked in (the seats they take). A date item's are its date's; a session's its own and those of its date that name no time.
+             * @example 18
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 11
+             */
+            checkedIn: number;
+            /**
+             * @description Tickets for the item that were cancelled (not counted in `sold`).
+             * @example 2
+             */
+            cancelled: number;
+        };
         UpdateSpecialEventDto: {
             /**
              * Format: uuid
@@ -828,6 +890,53 @@ export interface components {
              * @example 42
              */
             ticketsAvailable: number;
+        };
+        SlotAttendanceResponse: {
+            /**
+             * @description The slot's start, 24-hour `HH:MM` in the museum's time zone.
+             * @example 10:30
+             */
+            time: string;
+            /**
+             * @description General tickets held: active or checked in (the admissions they take).
+             * @example 40
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 31
+             */
+            checkedIn: number;
+            /**
+             * @description General tickets that were cancelled (not counted in `sold`).
+             * @example 1
+             */
+            cancelled: number;
+        };
+        DayAttendanceResponse: {
+            /**
+             * Format: date
+             * @description The date asked for.
+             * @example 2026-12-24
+             */
+            date: string;
+            /**
+             * @description General tickets held: active or checked in (the admissions they take). Of the whole day, every slot included.
+             * @example 120
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 87
+             */
+            checkedIn: number;
+            /**
+             * @description General tickets that were cancelled (not counted in `sold`).
+             * @example 3
+             */
+            cancelled: number;
+            /** @description Present when the day has time slots: each slot of the day's hours in time order, none sold included, and any other start that tickets were sold for (before the hours changed). Tickets of the whole day count in the day's figures only. */
+            slots?: components["schemas"]["SlotAttendanceResponse"][];
         };
         WeeklyHoursDto: {
             /** @description The hours on Mondays, or null: closed. */
@@ -2265,6 +2374,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DateAvailabilityResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No special event has this eventId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getSpecialEventAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Letter case does not matter. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's dates and their tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DateAttendanceResponse"][];
                 };
             };
             /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
@@ -3920,6 +4172,131 @@ export interface operations {
                      *       "title": "Not Found",
                      *       "status": 404,
                      *       "detail": "The museum is closed on 2026-12-25: the day has no slots.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getMuseumAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The date, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayAttendanceResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */

@@ -8,6 +8,7 @@ import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
+import { TICKET_SEARCH } from './ticket-search.js';
 import { TICKETS } from './tickets.js';
 import { TIME_SLOTS } from './time-slots.js';
 import { WEBHOOKS } from './webhooks.js';
@@ -17,6 +18,7 @@ import type { Alternation, BenchModule } from './workload.js';
 const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
+  TICKET_SEARCH,
   MUSEUM_HOURS,
   TIME_SLOTS,
   PUBLIC_READ,

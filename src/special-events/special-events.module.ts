@@ -7,6 +7,7 @@ import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { PublicEntityTags } from './public-entity-tags.js';
+import { EventAttendance } from './event-attendance.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { SpecialEvent, SpecialEventDate, SpecialEventSession } from './special-event.entity.js';
@@ -29,6 +30,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
   providers: [
     SpecialEventsService,
     EventWriteParticipants,
+    EventAttendance,
     CursorSigningKeys,
     PublicEntityTags,
     {
@@ -43,9 +45,10 @@ import { ResetRegistry } from '../database/reset-registry.js';
     },
   ],
   // What modules built on special events may use: the service's methods, a place in its writes'
-  // transactions (see EventWriteParticipants) and the keys that sign list cursors (a ticket
-  // search signs its cursors with them too); never the repository or the tables.
-  exports: [SpecialEventsService, EventWriteParticipants, CursorSigningKeys],
+  // transactions (see EventWriteParticipants), the place of the counter of its dates' tickets
+  // (EventAttendance) and the keys that sign list cursors (a ticket search signs its cursors
+  // with them too); never the repository or the tables.
+  exports: [SpecialEventsService, EventWriteParticipants, EventAttendance, CursorSigningKeys],
 })
 export class SpecialEventsModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {

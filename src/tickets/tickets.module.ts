@@ -8,6 +8,7 @@ import { EventWriteParticipants } from '../special-events/event-write-participan
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { BoxOfficeService } from './box-office.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
+import { TicketAttendance } from './ticket-attendance.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
@@ -24,7 +25,8 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository, TimedEntry],
+  // TicketAttendance counts tickets for the attendance routes of special events and museum hours.
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance, TimedEntry],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(
