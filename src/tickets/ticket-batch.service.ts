@@ -186,7 +186,7 @@ export class TicketBatchService {
       .flatMap(([, { ticket, count }]) =>
         ticket.eventId === null
           ? this.admissions.release(ticket.ticketDate, ticket.ticketTime, count)
-          : this.seats.release(ticket.eventId, ticket.ticketDate, count),
+          : this.seats.release(ticket.eventId, ticket.ticketDate, ticket.ticketTime, count),
       );
   }
 
@@ -199,9 +199,6 @@ export class TicketBatchService {
       const errors: FieldRule[] = [];
       if (line.ticketType === 'general' && line.eventId !== undefined) {
         errors.push({ field: field('eventId'), message: 'eventId must be absent for a general ticket' });
-      }
-      if (line.ticketType === 'event' && line.ticketTime !== undefined) {
-        errors.push({ field: field('ticketTime'), message: 'ticketTime is not taken for an event ticket' });
       }
       if (line.ticketDate < today) {
         const message = `ticketDate must not be in the past: today is ${today} in the museum's time zone (${this.clock.timeZone})`;
@@ -219,7 +216,7 @@ export class TicketBatchService {
     const { ticketDate: date, quantity } = line;
     if (line.ticketType === 'event') {
       const eventId = line.eventId as string;
-      const seats = await this.seats.claim(eventId, date, quantity);
+      const seats = await this.seats.claim(eventId, date, line.ticketTime, quantity);
       switch (seats.outcome) {
         case 'no-event':
           return { kind: 'refused', why: { reason: 'no-event', eventId } };
@@ -229,12 +226,24 @@ export class TicketBatchService {
           return soldOut(line, seats.left);
         case 'date-sold-out':
           return soldOut(line, seats.left);
+        case 'time-required':
+          return invalid(
+            `lines[${index}].ticketTime`,
+            `ticketTime is required: ${date} has sessions at ${seats.times.join(', ')}`,
+          );
+        case 'unknown-time':
+          return invalid(
+            `lines[${index}].ticketTime`,
+            seats.times.length === 0
+              ? `ticketTime must be absent: the event has no session on ${date}`
+              : `ticketTime must be one of the event's sessions on ${date}: ${seats.times.join(', ')}`,
+          );
         case 'claimable':
           // Only an exception closes the museum to an event, as for a single ticket.
           if (await this.hours.closedByException(date)) {
             return { kind: 'refused', why: { reason: 'museum-closed', date } };
           }
-          return { kind: 'claim', claim: seats.claim, event: seats.event, time: null };
+          return { kind: 'claim', claim: seats.claim, event: seats.event, time: seats.time };
       }
     }
     const admission = await this.admissions.claim(date, line.ticketTime, quantity);
@@ -283,8 +292,8 @@ export class TicketBatchService {
 
 /** The places a line asks for, in words. */
 function placesOf(line: BatchLine): string {
-  if (line.ticketType === 'event') return `event ${line.eventId} on ${line.ticketDate}`;
   const at = line.ticketTime === undefined ? '' : ` at ${line.ticketTime}`;
+  if (line.ticketType === 'event') return `event ${line.eventId} on ${line.ticketDate}${at}`;
   return `general admission on ${line.ticketDate}${at}`;
 }
 

@@ -10,9 +10,11 @@ import { SpecialEventsModule } from '../special-events/special-events.module.js'
 import { BoxOfficeService } from './box-office.service.js';
 import { TicketBatchService } from './ticket-batch.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
+import { TicketAttendance } from './ticket-attendance.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
+import { TimedEntry } from './timed-entry.js';
 import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
@@ -25,7 +27,8 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule, CapacityModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketBatchService],
+  // TicketAttendance counts tickets for the attendance routes of special events and museum hours.
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance, TimedEntry, TicketBatchService],
   // What modules built on tickets may use (orders): sales, reads and cancels of several tickets in
   // one transaction; never the repository or the table.
   exports: [TicketBatchService],
@@ -51,6 +54,8 @@ export class TicketsModule implements OnModuleInit {
           : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
+      // Nor move or remove a session its active tickets are for.
+      sessionsInUse: (eventId, sessions) => this.repository.activeSessions(eventId, sessions),
     });
   }
 }
