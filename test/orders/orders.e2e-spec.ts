@@ -214,6 +214,47 @@ describe('POST /orders', () => {
     ]);
   });
 
+  it('sells an event line the session its ticketTime names, bounded by capacityPerDate per session', async () => {
+    const date = freshDate();
+    const eventId = await createEvent({ dates: [`${date}T10:00`, `${date}T14:00`], capacityPerDate: 3 });
+    const at = (time: string | undefined, quantity: number) => ({
+      ticketType: 'event',
+      eventId,
+      ticketDate: date,
+      ...(time === undefined ? {} : { ticketTime: time }),
+      quantity,
+    });
+    const sessionSold = (time: string) =>
+      one('SELECT tickets_sold AS n FROM special_event_sessions WHERE event_id = ? AND session = ?', [
+        eventId,
+        `${date}T${time}`,
+      ]);
+    const placed = await placeOrder(t.baseUrl, { email: 'a@example.com', lines: [at('14:00', 2), at('10:00', 3)] });
+    expectStatus(placed, 201);
+    expect((placed.body.tickets as { ticketTime?: string }[]).map((ticket) => ticket.ticketTime)).toEqual([
+      '14:00',
+      '14:00',
+      '10:00',
+      '10:00',
+      '10:00',
+    ]);
+    expect([await sessionSold('10:00'), await sessionSold('14:00')]).toEqual([3, 2]);
+
+    const full = await placeOrder(t.baseUrl, { email: 'a@example.com', lines: [at('14:00', 2)] });
+    expectLineProblem(full, 409, 0);
+    expect(full.body.detail).toBe(
+      `lines[0]: 2 tickets asked of event ${eventId} on ${date} at 14:00, which has 1 left.`,
+    );
+    const noTime = await placeOrder(t.baseUrl, { email: 'a@example.com', lines: [at(undefined, 1)] });
+    expectProblem(noTime, 400, ORDERS_PATH, true);
+    expect(noTime.body.errors).toEqual([
+      { field: 'lines[0].ticketTime', message: `ticketTime is required: ${date} has sessions at 10:00, 14:00` },
+    ]);
+
+    expectStatus(await cancelOrder(t.baseUrl, placed.body.orderId as string), 200);
+    expect([await sessionSold('10:00'), await sessionSold('14:00'), await seatsSold(eventId)]).toEqual([0, 0, 0]);
+  });
+
   it('answers an unknown event with 404 and a closed day with 422, naming the line, selling nothing', async () => {
     const date = freshDate();
     await openDay(date);
