@@ -1,0 +1,64 @@
+import type { SpecialEvent } from './special-event.entity.js';
+
+/**
+ * What SpecialEventsService takes and returns besides SpecialEvent itself: the controller maps its
+ * DTOs to these (a DTO class that has the same fields satisfies them as it is) and the service's
+ * answers to responses, so the service knows no request or response shape.
+ */
+
+export const LIST_LIMIT = { min: 1, max: 100, default: 10 } as const;
+/**
+ * The most events a `page` may skip ((page − 1) × limit): skipping costs time in proportion, so
+ * deeper offsets are refused, and the `next` links (keyset) cost the same at any depth.
+ */
+export const MAX_OFFSET = 10_000;
+
+/** The fields a change may set, besides `eventId` (which may only be repeated). */
+export const UPDATABLE = [
+  'name',
+  'location',
+  'eventDescription',
+  'dates',
+  'price',
+  'capacity',
+  'durationMinutes',
+  'capacityPerDate',
+] as const;
+
+/** The fields a new event may leave out: absent is null (no limit, no duration). */
+type Unlimited = 'capacity' | 'durationMinutes' | 'capacityPerDate';
+
+/** A new event as asked for; without an eventId (absent or null) the service draws one. */
+export type NewSpecialEvent = Pick<SpecialEvent, Exclude<(typeof UPDATABLE)[number], Unlimited>> &
+  Partial<Pick<SpecialEvent, Unlimited>> & { readonly eventId?: string | null };
+
+/**
+ * A change of an event: each field given replaces the stored one (null removes a limit or a
+ * duration); `eventId`, when given, must be the event's own.
+ */
+export type SpecialEventChanges = Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> & {
+  readonly eventId?: string | null;
+};
+
+/** Which events a list asks for, and which page. */
+export interface ListQuery {
+  readonly startDate?: string;
+  readonly endDate?: string;
+  readonly page?: number;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** What a representation of an event depends on besides its fields: whatever an entity tag names. */
+export type EventRevision = Pick<SpecialEvent, 'version' | 'capacity' | 'ticketsSold'>;
+
+/**
+ * What a change asks of the event as stored, decided on the event read before the write (the
+ * controller builds it from If-Match and If-None-Match). `matches`: the change applies only to an
+ * event it accepts (else `stale-if-match`), and a delete then requires that very revision;
+ * `excludes`: the change is refused for an event it accepts (`if-none-match-current`).
+ */
+export interface EventPrecondition {
+  readonly matches?: (current: EventRevision) => boolean;
+  readonly excludes?: (current: EventRevision) => boolean;
+}
