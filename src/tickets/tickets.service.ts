@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { GuessGate } from '../auth/guess-gate.js';
-import { type Role, roleAllows } from '../auth/roles.js';
+import { CheckInCodeGuesses } from '../auth/check-in-codes.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
@@ -13,27 +12,11 @@ import { SpecialEventRefusal } from '../special-events/special-events.refusals.j
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
 import { generalRefusal } from './general-admission.js';
-import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
-import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { Ticket } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
-
-/**
- * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
- * too) and the buyer's email: those who sell tickets and admit visitors. A viewer (a kiosk, a
- * report) sees a ticket without them.
- */
-export const READS_TICKET_SECRETS: Role = 'box-office';
-
-/**
- * The name under which the failure limiter counts a user's unknown confirmation codes: beside its
- * wrong passwords (same limits, same window, same address cap), not in the same count, so that a
- * scanner reading a foreign QR code never locks its user out of the rest of the service. A newline
- * never occurs in a user name, so this never names a user.
- */
-const codeGuessesOf = (username: string): string => `${username}\ncheck-in codes`;
+import type { TicketPurchase, TicketSale } from './tickets.types.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -45,7 +28,7 @@ export class TicketsService {
   constructor(
     private readonly tickets: TicketsRepository,
     private readonly clock: MuseumClock,
-    private readonly guesses: GuessGate,
+    private readonly guesses: CheckInCodeGuesses,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
@@ -60,7 +43,7 @@ export class TicketsService {
    * transaction: a place is never taken without its ticket, nor the other way round, and the
    * database decides the capacity.
    */
-  async buy(body: BuyTicketsDto): Promise<TicketConfirmationResponse> {
+  async buy(body: TicketPurchase): Promise<TicketSale> {
     if (body.ticketType === 'general' && body.eventId !== undefined) {
       throw new TicketRefusal('invalid-purchase', {
         errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }],
@@ -126,7 +109,6 @@ export class TicketsService {
         throw new TicketRefusal('event-date-sold-out', { date, capacityPerDate });
       }
       return {
-        message: 'Museum special event ticket purchased',
         ticketId,
         ticketType: 'event',
         ticketDate: body.ticketDate,
@@ -139,7 +121,6 @@ export class TicketsService {
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
-      message: 'Museum general entry ticket purchased',
       ticketId,
       ticketType: 'general',
       ticketDate: body.ticketDate,
@@ -176,9 +157,9 @@ export class TicketsService {
     return this.tickets.activeDates(eventId, dates);
   }
 
-  /** The ticket as `reader` may see it: without its code and the buyer's email below READS_TICKET_SECRETS. */
-  async get(ticketId: string, reader: Role): Promise<TicketResponse> {
-    return toResponse(await this.find(ticketId), roleAllows(reader, READS_TICKET_SECRETS));
+  /** The ticket, or `no-ticket`. */
+  get(ticketId: string): Promise<Ticket> {
+    return this.find(ticketId);
   }
 
   /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
@@ -189,12 +170,12 @@ export class TicketsService {
   }
 
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
-  async checkIn(ticketId: string): Promise<TicketResponse> {
+  async checkIn(ticketId: string): Promise<Ticket> {
     const today = this.clock.today();
     const checkedIn = await this.tickets.checkInById(ticketId, today, this.clock.now());
     const ticket = await this.find(ticketId);
     if (!checkedIn) throw this.refusal(ticket, today);
-    return toResponse(ticket);
+    return ticket;
   }
 
   /**
@@ -204,11 +185,11 @@ export class TicketsService {
    * scanned at once (GuessGate bounds the lookups in flight instead), and is checked in even
    * past the limit.
    */
-  async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
+  async checkInByCode(code: string, address: string, username: string): Promise<Ticket> {
     const today = this.clock.today();
     const guess = await this.guesses.check(
       address,
-      codeGuessesOf(username),
+      username,
       async () => {
         const checkedIn = await this.tickets.checkInByCode(code, today, this.clock.now());
         return { checkedIn, ticket: await this.tickets.byCode(code) };
@@ -221,7 +202,7 @@ export class TicketsService {
     const { checkedIn, ticket } = guess.value;
     if (ticket === null) throw new TicketRefusal('unknown-code', {});
     if (!checkedIn) throw this.refusal(ticket, today);
-    return toResponse(ticket);
+    return ticket;
   }
 
   /** Why a ticket that exists could not be checked in today. */
@@ -240,23 +221,4 @@ export class TicketsService {
     if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId });
     return ticket;
   }
-}
-
-/** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
-export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
-  return {
-    ticketId: ticket.ticketId,
-    ticketType: ticket.ticketType,
-    ticketDate: ticket.ticketDate,
-    ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
-    ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
-    ...(withSecrets ? { email: ticket.email } : {}),
-    price: ticket.pricePaid,
-    ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
-    status: ticket.status,
-    createdAt: new Date(ticket.createdAt).toISOString(),
-    checkedInAt: iso(ticket.checkedInAt),
-    cancelledAt: iso(ticket.cancelledAt),
-    refundDue: ticket.refundDue,
-  };
 }
