@@ -112,9 +112,7 @@ class SpecialEventsController {
   async create(
     @Body(new ValidationPipe({ ...validation, expectedType: CreateSpecialEventDto })) body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<
-    Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate'>
-  > {
+  ): Promise<Pick<SpecialEvent, 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price'>> {
     // The store writes what the schema of issue 16 needs beside the fields: the list order key
     // (withDerivedColumns) and a version; the answer is the fields alone, as the service's.
     const { name, location, eventDescription, dates, price } = body;

@@ -19,12 +19,15 @@ import {
   type ListQuery,
   MAX_OFFSET,
   type NewSpecialEvent,
+  NULLABLE,
+  type Nullable,
   type SpecialEventChanges,
   UPDATABLE,
+  type Updatable,
 } from './special-events.types.js';
 
-/** The columns a new event may leave out. */
-type OptionalColumn = 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate';
+/** The columns a new event may leave out: every nullable one (null), and the tickets sold (0). */
+type OptionalColumn = Nullable | 'ticketsSold';
 
 /**
  * Attempts of an update without a `matches` precondition whose event changed between its read and its
@@ -57,22 +60,34 @@ function firstVersion(): number {
 }
 
 /**
- * An event with its derived columns (list order key) computed from its fields; without a capacity,
- * tickets sold, a duration and a capacity per date: none, 0, none and none (a new event).
+ * An event with its derived columns (list order key) computed from its fields; without tickets
+ * sold, 0, and without a nullable field (a capacity, a duration…), null (a new event).
  */
 export function withDerivedColumns(
   fields: Omit<SpecialEvent, 'version' | 'sortDate' | OptionalColumn> & Partial<Pick<SpecialEvent, OptionalColumn>>,
   version: number,
 ): SpecialEvent {
-  return {
+  const event = {
     ...fields,
-    capacity: fields.capacity ?? null,
     ticketsSold: fields.ticketsSold ?? 0,
-    durationMinutes: fields.durationMinutes ?? null,
-    capacityPerDate: fields.capacityPerDate ?? null,
     version,
     sortDate: sortDateOf(indexedDates(fields.dates)),
-  };
+  } as Record<keyof SpecialEvent, unknown>;
+  for (const property of NULLABLE) event[property] ??= null;
+  return event as SpecialEvent;
+}
+
+/**
+ * The fields of `asked` a create or an update may set. Absent is no change, and so is null for a
+ * field that cannot be null; null removes a limit or a duration.
+ */
+function updatableOf(asked: SpecialEventChanges): Partial<Pick<SpecialEvent, Updatable>> {
+  const fields: Partial<Record<Updatable, unknown>> = {};
+  for (const property of UPDATABLE) {
+    const value = asked[property];
+    if (value !== undefined && (value !== null || NULLABLE.has(property as Nullable))) fields[property] = value;
+  }
+  return fields as Partial<Pick<SpecialEvent, Updatable>>;
 }
 
 @Injectable()
@@ -90,17 +105,7 @@ export class SpecialEventsService {
    */
   async create(dto: NewSpecialEvent): Promise<SpecialEvent> {
     const event = withDerivedColumns(
-      {
-        eventId: dto.eventId ?? uuidv7(),
-        name: dto.name,
-        location: dto.location,
-        eventDescription: dto.eventDescription,
-        dates: dto.dates,
-        price: dto.price,
-        capacity: dto.capacity ?? null,
-        durationMinutes: dto.durationMinutes ?? null,
-        capacityPerDate: dto.capacityPerDate ?? null,
-      },
+      { ...(updatableOf(dto) as NewSpecialEvent), eventId: dto.eventId ?? uuidv7() },
       firstVersion(),
     );
     if (!(await this.store.insert(event))) {
@@ -218,9 +223,8 @@ export class SpecialEventsService {
         errors: [{ field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` }],
       });
     }
-    const changes: Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> = {};
-    for (const field of UPDATABLE) if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
-    if (Object.keys(changes).length === 0) {
+    const changes = updatableOf(patch);
+    if (!UPDATABLE.some((property) => patch[property] !== undefined)) {
       throw new SpecialEventRefusal('invalid', {
         errors: [{ field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` }],
       });
@@ -234,22 +238,7 @@ export class SpecialEventsService {
         if (matches !== undefined && !matches(current)) throw staleTag(current);
         if (excludes?.(current))
           throw new SpecialEventRefusal('if-none-match-current', { current: revisionOf(current) });
-        const next = withDerivedColumns(
-          {
-            eventId,
-            name: changes.name ?? current.name,
-            location: changes.location ?? current.location,
-            eventDescription: changes.eventDescription ?? current.eventDescription,
-            dates: changes.dates ?? current.dates,
-            price: changes.price ?? current.price,
-            // null removes the limit; absent keeps it.
-            capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
-            durationMinutes: changes.durationMinutes === undefined ? current.durationMinutes : changes.durationMinutes,
-            capacityPerDate: changes.capacityPerDate === undefined ? current.capacityPerDate : changes.capacityPerDate,
-            ticketsSold: current.ticketsSold,
-          },
-          current.version + 1,
-        );
+        const next = withDerivedColumns(Object.assign({}, current, changes), current.version + 1);
         // Dates this update removes may not have tickets: looked for now, and the UPDATE then
         // requires the tickets sold read with `current` (a sale since could be for a removed date).
         const kept = new Set(indexedDates(next.dates));

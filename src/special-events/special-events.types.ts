@@ -1,4 +1,5 @@
-import type { SpecialEvent } from './special-event.entity.js';
+import { columnDetailsOf } from '../database/entity-columns.js';
+import { SpecialEvent } from './special-event.entity.js';
 
 /**
  * What SpecialEventsService takes and returns besides SpecialEvent itself: the controller maps its
@@ -13,30 +14,41 @@ export const LIST_LIMIT = { min: 1, max: 100, default: 10 } as const;
  */
 export const MAX_OFFSET = 10_000;
 
-/** The fields a change may set, besides `eventId` (which may only be repeated). */
-export const UPDATABLE = [
-  'name',
-  'location',
-  'eventDescription',
-  'dates',
-  'price',
-  'capacity',
-  'durationMinutes',
-  'capacityPerDate',
-] as const;
+/**
+ * The columns the service derives (the id, the version, the list order key) or the seats count
+ * (the tickets sold): no create or update sets them. Every other column of the entity is one they
+ * may set.
+ */
+type Derived = 'eventId' | 'version' | 'sortDate' | 'ticketsSold';
 
-/** The fields a new event may leave out: absent is null (no limit, no duration). */
-type Unlimited = 'capacity' | 'durationMinutes' | 'capacityPerDate';
+/** A property a create or an update may set. */
+export type Updatable = Exclude<keyof SpecialEvent, Derived>;
+
+/** A property that may be null (no limit, no duration): absent from a new event, it is null. */
+export type Nullable = { [K in keyof SpecialEvent]-?: null extends SpecialEvent[K] ? K : never }[keyof SpecialEvent];
+
+const COLUMNS = columnDetailsOf(SpecialEvent);
+const DERIVED: readonly string[] = ['eventId', 'version', 'sortDate', 'ticketsSold'] satisfies Derived[];
+
+/** The properties a create or an update may set, in the entity's order (so a new column is one of them). */
+export const UPDATABLE: readonly Updatable[] = COLUMNS.filter(({ property }) => !DERIVED.includes(property)).map(
+  ({ property }) => property as Updatable,
+);
+
+/** The properties that may be null, as the entity's columns say. */
+export const NULLABLE: ReadonlySet<Nullable> = new Set(
+  COLUMNS.filter(({ nullable }) => nullable).map(({ property }) => property as Nullable),
+);
 
 /** A new event as asked for; without an eventId (absent or null) the service draws one. */
-export type NewSpecialEvent = Pick<SpecialEvent, Exclude<(typeof UPDATABLE)[number], Unlimited>> &
-  Partial<Pick<SpecialEvent, Unlimited>> & { readonly eventId?: string | null };
+export type NewSpecialEvent = Pick<SpecialEvent, Exclude<Updatable, Nullable>> &
+  Partial<Pick<SpecialEvent, Nullable & Updatable>> & { readonly eventId?: string | null };
 
 /**
  * A change of an event: each field given replaces the stored one (null removes a limit or a
  * duration); `eventId`, when given, must be the event's own.
  */
-export type SpecialEventChanges = Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> & {
+export type SpecialEventChanges = Partial<Pick<SpecialEvent, Updatable>> & {
   readonly eventId?: string | null;
 };
 
