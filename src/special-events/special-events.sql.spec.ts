@@ -54,6 +54,9 @@ describe('the rows of special events, from the entity', () => {
       ]),
     );
     expect(rowToEvent(row)).toStrictEqual(EVENT);
+    // A nullable JSON column holds NULL, not the text `null` (dates stand in for one here).
+    const datesIndex = COLUMNS.findIndex(({ property }) => property === 'dates');
+    expect(eventValues(Object.assign({}, EVENT, { dates: null as unknown as string[] }))[datesIndex]).toBeNull();
     expect(rowToEvent({ ...row, capacity: null, duration_minutes: null })).toMatchObject({
       capacity: null,
       durationMinutes: null,

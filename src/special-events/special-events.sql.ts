@@ -31,7 +31,7 @@ const FIELDS = columnDetailsOf(SpecialEvent).map(({ property, column, type }) =>
   property,
   column,
   decode: type === 'json' ? fromJson : type === 'bigint' || type === 'integer' ? toNumber : undefined,
-  encode: type === 'json' ? (value: unknown) => JSON.stringify(value) : undefined,
+  encode: type === 'json' ? toJson : undefined,
 }));
 
 function toNumber(value: unknown): number | null {
@@ -41,6 +41,11 @@ function toNumber(value: unknown): number | null {
 /** JSON text (SQLite, MariaDB) or already parsed (MySQL 8). */
 function fromJson(value: unknown): unknown {
   return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** JSON text for the column; null stays NULL (a nullable JSON column holds no `null` text). */
+function toJson(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
 }
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
