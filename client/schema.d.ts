@@ -387,7 +387,7 @@ export interface paths {
         put?: never;
         /**
          * Buy museum tickets
-         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
+         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. On a date with sessions (date items YYYY-MM-DDTHH:MM) an event ticket is for the session `ticketTime` names, within the event's capacityPerDate for that session. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
          */
         post: operations["buyMuseumTickets"];
         delete?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Check a ticket in at the door
-         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. No body.
+         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. A ticket with a `ticketTime` (a slot, an event session) is admitted from ENTRY_EARLY_MINUTES before it until the day's close (general) or the session's end (an event with durationMinutes), else until the day's end. No body.
          */
         post: operations["checkInTicket"];
         delete?: never;
@@ -1232,7 +1232,7 @@ export interface components {
              */
             email?: string;
             /**
-             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. Not taken for an event ticket.
+             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. For an event ticket, the session: one of the event's date items `YYYY-MM-DDTHH:MM` on `ticketDate`; required when the event has several sessions that day, optional when it has one (the ticket takes its time), refused when it has none.
              * @example 10:30
              */
             ticketTime?: string;
@@ -1256,7 +1256,7 @@ export interface components {
              */
             ticketDate: string;
             /**
-             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.
              * @example 10:30
              */
             ticketTime?: string;
@@ -1282,7 +1282,7 @@ export interface components {
             /** Format: date */
             ticketDate: string;
             /**
-             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.
              * @example 10:30
              */
             ticketTime?: string;
@@ -2202,7 +2202,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
+             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date, or move or remove a session (a date item `YYYY-MM-DDTHH:MM` no longer written as it was), that active tickets are sold for; the detail names them (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -5270,7 +5270,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date is sold out (its capacityPerDate) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date, or the session on it, is sold out (its capacityPerDate, which bounds each session by itself) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
              */
             409: {
                 headers: {
@@ -5812,7 +5812,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6196,7 +6196,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -10,7 +10,7 @@ import { PublicEntityTags } from './public-entity-tags.js';
 import { EventAttendance } from './event-attendance.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
-import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
+import { SpecialEvent, SpecialEventDate, SpecialEventSession } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { SpecialEventsRepository } from './special-events.repository.js';
@@ -21,7 +21,11 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   // The entities are registered for the tools and tests that read the tables through TypeORM;
   // the repository reads and writes through Sql.
-  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
+  imports: [
+    TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate, SpecialEventSession]),
+    IdempotencyModule,
+    CapacityModule,
+  ],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
@@ -48,7 +52,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
 })
 export class SpecialEventsModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {
-    reset.empties('special-events', ['special_events', 'special_event_dates']);
+    reset.empties('special-events', ['special_events', 'special_event_dates', 'special_event_sessions']);
     // The keys that sign list cursors are not data: a reset leaves them.
     reset.keeps('special-events', ['cursor_signing_keys']);
     problems.add(SPECIAL_EVENT_PROBLEMS.translate);

@@ -12,6 +12,7 @@ import { TicketAttendance } from './ticket-attendance.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
+import { TimedEntry } from './timed-entry.js';
 import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
@@ -25,7 +26,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
   imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
   // TicketAttendance counts tickets for the attendance routes of special events and museum hours.
-  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance],
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance, TimedEntry],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(
@@ -48,6 +49,8 @@ export class TicketsModule implements OnModuleInit {
           : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
+      // Nor move or remove a session its active tickets are for.
+      sessionsInUse: (eventId, sessions) => this.repository.activeSessions(eventId, sessions),
     });
   }
 }

@@ -199,6 +199,20 @@ export class TicketsRepository {
     return rows.map((row) => row.ticketDate);
   }
 
+  /**
+   * Of `sessions` (date items `YYYY-MM-DDTHH:MM`), those the event has an active ticket for: a
+   * ticket of that date at that time.
+   */
+  async activeSessions(eventId: string, sessions: readonly string[]): Promise<string[]> {
+    const pairs = sessions.map((item) => [item.slice(0, 10), item.slice(11, 16)]);
+    const rows = await this.sql.select<Pick<RowOf<Ticket>, 'ticketDate' | 'ticketTime'>>(
+      'SELECT DISTINCT ticket_date AS ticketDate, ticket_time AS ticketTime FROM tickets ' +
+        `WHERE event_id = ? AND status = 'active' AND (${pairs.map(() => '(ticket_date = ? AND ticket_time = ?)').join(' OR ')})`,
+      [eventId, ...pairs.flat()],
+    );
+    return rows.map((row) => `${row.ticketDate}T${row.ticketTime}`);
+  }
+
   async byId(ticketId: string): Promise<Ticket | null> {
     const [row] = await this.sql.select<RowOf<Ticket>>(BY_ID, [ticketId]);
     return row === undefined ? null : toTicket(row);

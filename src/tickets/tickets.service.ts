@@ -11,9 +11,11 @@ import { TimeSlotsService } from '../museum-hours/time-slots.service.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
+import { eventRefusal } from './event-admission.js';
 import { generalRefusal } from './general-admission.js';
 import type { Ticket } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
+import { TimedEntry } from './timed-entry.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
 import type { TicketPurchase, TicketSale } from './tickets.types.js';
@@ -32,6 +34,7 @@ export class TicketsService {
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
+    private readonly entry: TimedEntry,
     @InjectConfig() config: AppConfig,
   ) {
     this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
@@ -73,7 +76,7 @@ export class TicketsService {
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
-    const insert = (price: number, eventId: string | null): SqlStatement =>
+    const insert = (price: number, eventId: string | null, ticketTime: string | null): SqlStatement =>
       this.tickets.insertStatement({
         ticketId,
         ticketType: body.ticketType,
@@ -83,41 +86,31 @@ export class TicketsService {
         pricePaid: price,
         confirmationCode,
         createdAt: this.clock.now(),
-        ticketTime: body.ticketTime ?? null,
+        ticketTime,
       });
     if (body.ticketType === 'event') {
-      if (body.ticketTime !== undefined) {
-        throw new TicketRefusal('invalid-purchase', {
-          errors: [{ field: 'ticketTime', message: 'ticketTime is not taken for an event ticket' }],
-        });
-      }
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
         throw await this.closedForEvent(eventId, body.ticketDate);
-      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
-        insert(event.price, event.eventId),
-      ]);
-      if (reservation.outcome === 'no-event') throw new TicketRefusal('no-event', { eventId });
-      if (reservation.outcome === 'not-a-date') {
-        throw new TicketRefusal('not-an-event-date', { date: body.ticketDate, dates: reservation.dates });
-      }
-      if (reservation.outcome === 'sold-out') {
-        throw new TicketRefusal('event-sold-out', { capacity: reservation.capacity });
-      }
-      if (reservation.outcome === 'date-sold-out') {
-        const { date, capacityPerDate } = reservation;
-        throw new TicketRefusal('event-date-sold-out', { date, capacityPerDate });
-      }
+      // On a date with sessions the seat is a session's: ticketTime names it (EventSeats.reserve).
+      const reservation = await this.events.reserveTicket(
+        eventId,
+        body.ticketDate,
+        (event, time) => [insert(event.price, event.eventId, time)],
+        body.ticketTime,
+      );
+      if (reservation.outcome !== 'reserved') throw eventRefusal(eventId, body.ticketDate, reservation);
       return {
         ticketId,
         ticketType: 'event',
         ticketDate: body.ticketDate,
+        ...(reservation.time === null ? {} : { ticketTime: reservation.time }),
         eventId,
         confirmationCode,
       };
     }
     // A day with time slots sells the slot named by ticketTime, a day without them as before.
-    const joined = [insert(this.generalAdmissionPrice, null)];
+    const joined = [insert(this.generalAdmissionPrice, null, body.ticketTime ?? null)];
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
@@ -171,11 +164,12 @@ export class TicketsService {
 
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
   async checkIn(ticketId: string): Promise<Ticket> {
-    const today = this.clock.today();
-    const checkedIn = await this.tickets.checkInById(ticketId, today, this.clock.now());
     const ticket = await this.find(ticketId);
-    if (!checkedIn) throw this.refusal(ticket, today);
-    return ticket;
+    return this.admit(
+      ticket,
+      (today, now) => this.tickets.checkInById(ticketId, today, now),
+      () => this.find(ticketId),
+    );
   }
 
   /**
@@ -186,22 +180,43 @@ export class TicketsService {
    * past the limit.
    */
   async checkInByCode(code: string, address: string, username: string): Promise<Ticket> {
-    const today = this.clock.today();
     const guess = await this.guesses.check(
       address,
       username,
-      async () => {
-        const checkedIn = await this.tickets.checkInByCode(code, today, this.clock.now());
-        return { checkedIn, ticket: await this.tickets.byCode(code) };
-      },
-      ({ ticket }) => ticket === null,
+      () => this.tickets.byCode(code),
+      (ticket) => ticket === null,
     );
     if (guess.kind === 'limited') {
       throw new TicketRefusal('too-many-unknown-codes', { retryAfterSeconds: guess.retryAfterSeconds });
     }
-    const { checkedIn, ticket } = guess.value;
+    const ticket = guess.value;
     if (ticket === null) throw new TicketRefusal('unknown-code', {});
-    if (!checkedIn) throw this.refusal(ticket, today);
+    return this.admit(
+      ticket,
+      (today, now) => this.tickets.checkInByCode(code, today, now),
+      async () => (await this.tickets.byCode(code)) ?? ticket,
+    );
+  }
+
+  /**
+   * Admits `ticket` (as read): only when it is active, for today and, with a time, within its
+   * entry (TimedEntry); then `checkIn`, the conditional UPDATE, decides between scanners of the
+   * same ticket at the same moment, and when it changes nothing the ticket read again says why.
+   */
+  private async admit(
+    ticket: Ticket,
+    checkIn: (today: string, now: number) => Promise<boolean>,
+    readAgain: () => Promise<Ticket>,
+  ): Promise<Ticket> {
+    const today = this.clock.today();
+    if (ticket.status !== 'active' || ticket.ticketDate !== today) throw this.refusal(ticket, today);
+    const early = await this.entry.refusal(ticket);
+    if (early !== null) throw early;
+    const now = this.clock.now();
+    if (!(await checkIn(today, now))) throw this.refusal(await readAgain(), today);
+    // The row is now as the UPDATE wrote it: no second read.
+    ticket.status = 'checked-in';
+    ticket.checkedInAt = now;
     return ticket;
   }
 

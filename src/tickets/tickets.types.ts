@@ -18,7 +18,7 @@ export interface TicketPurchase {
   readonly ticketTime?: string;
 }
 
-/** A ticket sold: what its buyer is told. `ticketTime` only for a day with time slots. */
+/** A ticket sold: what its buyer is told. `ticketTime` only for a time slot or an event's session. */
 export interface TicketSale {
   readonly ticketId: string;
   readonly ticketType: TicketType;
