@@ -96,6 +96,81 @@ function layoutProblems(imports: ReadonlyMap<string, readonly string[]>): Layout
   return problems;
 }
 
+/**
+ * The files of a feature that another feature's service may import: those of the providers its
+ * module exports (`exports: [...]` of `@Module()` in the feature's `*.module.ts`), and its
+ * `*.refusals.ts` (the reasons its services refuse) and `*.types.ts` (what its services take and
+ * return). Everything else in the folder (repositories, entities, DTOs, helpers) is its own.
+ */
+function featureDoors(sources: ReadonlyMap<string, string>): Map<string, Set<string>> {
+  const doors = new Map<string, Set<string>>();
+  const doorsOf = (feature: string): Set<string> => {
+    let found = doors.get(feature);
+    if (found === undefined) doors.set(feature, (found = new Set()));
+    return found;
+  };
+  for (const [file, text] of sources) {
+    const feature = placeOf(file);
+    if (feature === '' || FOUNDATIONS[feature] !== undefined) continue;
+    if (/\.(refusals|types)\.ts$/.test(file)) doorsOf(feature).add(file);
+    if (!file.endsWith('.module.ts')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
+    const importedFrom = new Map<string, string>();
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
+      const target = resolve(dirname(file), statement.moduleSpecifier.text).replace(/\.js$/, '.ts');
+      for (const element of bindings.elements) importedFrom.set(element.name.text, target);
+    }
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isPropertyAssignment(node) &&
+        ts.isIdentifier(node.name) &&
+        node.name.text === 'exports' &&
+        ts.isArrayLiteralExpression(node.initializer)
+      ) {
+        for (const element of node.initializer.elements) {
+          const target = ts.isIdentifier(element) ? importedFrom.get(element.text) : undefined;
+          if (target !== undefined && placeOf(target) === feature) doorsOf(feature).add(target);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return doors;
+}
+
+/**
+ * What a service (`*.service.ts`) must not import, so that it speaks the domain: HTTP plumbing
+ * (`common/http/`), any request or response shape (a `dto/` folder, its feature's own included),
+ * and another feature's internals: into another feature, only its doors (featureDoors).
+ * Foundations (FOUNDATIONS) are open to every service.
+ */
+function serviceImportProblems(
+  imports: ReadonlyMap<string, readonly string[]>,
+  doors: ReadonlyMap<string, ReadonlySet<string>>,
+): LayoutProblem[] {
+  const problems: LayoutProblem[] = [];
+  for (const [file, targets] of imports) {
+    if (!file.endsWith('.service.ts')) continue;
+    const from = placeOf(file);
+    for (const target of targets) {
+      const path = relative(SRC, target);
+      const to = placeOf(target);
+      let rule: string | undefined;
+      if (path.startsWith('common/http/')) rule = 'a service imports common/http/';
+      else if (path.split('/').includes('dto')) rule = 'a service imports a dto/ file';
+      else if (to !== from && to !== '' && FOUNDATIONS[to] === undefined && !doors.get(to)?.has(target)) {
+        rule = `a service imports what ${to}/ does not export`;
+      }
+      if (rule !== undefined) problems.push({ rule, from: relative(SRC, file), to: path });
+    }
+  }
+  return problems;
+}
+
 /** The drivers, and TypeORM's handles on the database (and Nest's decorators injecting them): src/database/ only. */
 const DRIVER_MODULES = /^(better-sqlite3|mysql2)(\/|$)/;
 const HANDLES: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -199,6 +274,74 @@ describe('the folders of src/', () => {
     const imported = new Set([...importsUnder(SRC).values()].flat().map((file) => relative(SRC, file)));
     expect(entries.filter((entry) => imported.has(entry))).toEqual([]);
     expect(readdirSync(SRC)).toEqual(expect.arrayContaining(entries));
+  });
+});
+
+describe('services', () => {
+  it('speak the domain: no common/http/, no dto/, and of another feature only what it exports', () => {
+    expect(serviceImportProblems(importsUnder(SRC), featureDoors(sourcesOfSrc()))).toEqual([]);
+  });
+
+  it("find the doors of a feature in its module's exports, its refusals and its types", () => {
+    const at = (path: string): string => join(SRC, path);
+    const doors = featureDoors(
+      new Map([
+        [
+          at('shop/shop.module.ts'),
+          "import { ShopService } from './shop.service.js';\nimport { Till } from './till.js';\n" +
+            "import { Sql } from '../database/sql.js';\n" +
+            '@Module({ providers: [ShopService, Till, Stock], exports: [ShopService, Till, Sql] })\nexport class ShopModule {}',
+        ],
+        [at('shop/stock.ts'), 'export class Stock {}'],
+        [at('shop/shop.refusals.ts'), ''],
+        [at('shop/shop.types.ts'), ''],
+        [at('shop/dto/sale.dto.ts'), ''],
+        [at('database/x.types.ts'), ''],
+      ]),
+    );
+    expect(
+      Object.fromEntries(
+        [...doors].map(([feature, files]) => [feature, [...files].map((f) => relative(SRC, f)).sort()]),
+      ),
+    ).toEqual({ shop: ['shop/shop.refusals.ts', 'shop/shop.service.ts', 'shop/shop.types.ts', 'shop/till.ts'] });
+  });
+
+  it("finds a service importing common/http/, a dto/ file or another feature's internals", () => {
+    const at = (path: string): string => join(SRC, path);
+    const doors = new Map([['shop', new Set([at('shop/shop.service.ts'), at('shop/shop.types.ts')])]]);
+    const problems = serviceImportProblems(
+      new Map([
+        [
+          at('tickets/tickets.service.ts'),
+          [
+            at('common/http/entity-tags.ts'),
+            at('tickets/dto/buy.dto.ts'),
+            at('shop/dto/sale.dto.ts'),
+            at('shop/shop.repository.ts'),
+            at('shop/shop.service.ts'),
+            at('shop/shop.types.ts'),
+            at('tickets/tickets.repository.ts'),
+            at('common/problem/problem.ts'),
+            at('domain/refusal.ts'),
+            at('database/sql.ts'),
+          ],
+        ],
+        // Controllers and other files are the HTTP side: free to import these.
+        [at('tickets/tickets.controller.ts'), [at('common/http/entity-tags.ts'), at('tickets/dto/buy.dto.ts')]],
+        [at('tickets/tickets.responses.ts'), [at('shop/shop.repository.ts')]],
+      ]),
+      doors,
+    );
+    expect(problems).toEqual([
+      { rule: 'a service imports common/http/', from: 'tickets/tickets.service.ts', to: 'common/http/entity-tags.ts' },
+      { rule: 'a service imports a dto/ file', from: 'tickets/tickets.service.ts', to: 'tickets/dto/buy.dto.ts' },
+      { rule: 'a service imports a dto/ file', from: 'tickets/tickets.service.ts', to: 'shop/dto/sale.dto.ts' },
+      {
+        rule: 'a service imports what shop/ does not export',
+        from: 'tickets/tickets.service.ts',
+        to: 'shop/shop.repository.ts',
+      },
+    ]);
   });
 });
 

@@ -54,12 +54,14 @@ import { buildDataSourceOptions, DEFAULT_POOL } from '../../src/database/databas
 import { MIGRATIONS } from '../../src/features.js';
 import { CreateSpecialEventDto } from '../../src/special-events/dto/create-special-event.dto.js';
 import { EventIdParams } from '../../src/special-events/dto/event-id-params.dto.js';
-import { LIST_LIMIT, ListSpecialEventsQuery } from '../../src/special-events/dto/list-special-events-query.dto.js';
+import { ListSpecialEventsQuery } from '../../src/special-events/dto/list-special-events-query.dto.js';
 import type { SpecialEventResponse } from '../../src/special-events/dto/special-event-response.dto.js';
 import { Sql } from '../../src/database/sql.js';
 import { WriteHealth } from '../../src/database/write-health.js';
 import { SpecialEvent, SpecialEventDate } from '../../src/special-events/special-event.entity.js';
-import { etagOf, toResponse, withDerivedColumns } from '../../src/special-events/special-events.service.js';
+import { withDerivedColumns } from '../../src/special-events/special-events.service.js';
+import { etagOf, toResponse } from '../../src/special-events/special-events.responses.js';
+import { LIST_LIMIT } from '../../src/special-events/special-events.types.js';
 import { SpecialEventsRepository } from '../../src/special-events/special-events.repository.js';
 import { createSpecialEventsRepository } from '../../src/special-events/special-events.repository.factory.js';
 import { serveReference } from './reference-app.js';
@@ -110,9 +112,7 @@ class SpecialEventsController {
   async create(
     @Body(new ValidationPipe({ ...validation, expectedType: CreateSpecialEventDto })) body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<
-    Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate'>
-  > {
+  ): Promise<Pick<SpecialEvent, 'eventId' | 'name' | 'location' | 'eventDescription' | 'dates' | 'price'>> {
     // The store writes what the schema of issue 16 needs beside the fields: the list order key
     // (withDerivedColumns) and a version; the answer is the fields alone, as the service's.
     const { name, location, eventDescription, dates, price } = body;

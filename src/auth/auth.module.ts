@@ -12,6 +12,7 @@ import { CredentialCache } from './credential-cache.js';
 import { CredentialsEpoch } from './credentials-epoch.js';
 import { CredentialsVerifier } from './credentials-verifier.js';
 import { FailureLimiter } from './failure-limiter.js';
+import { CheckInCodeGuesses } from './check-in-codes.js';
 import { GuessGate } from './guess-gate.js';
 import { HashGate } from './hash-gate.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -58,6 +59,7 @@ import { ResetRegistry } from '../database/reset-registry.js';
       useFactory: ({ auth }: AppConfig) =>
         new HashGate({ concurrency: auth.hashConcurrency, maxWaitMs: auth.hashMaxWaitMs }),
     },
+    CheckInCodeGuesses,
     UsersService,
     UsersRepository,
     CredentialsVerifier,
@@ -87,8 +89,8 @@ import { ResetRegistry } from '../database/reset-registry.js';
           : null,
     },
   ],
-  // GuessGate: tickets counts unknown check-in codes with it, as wrong passwords are counted.
-  exports: [UsersService, GuessGate],
+  // CheckInCodeGuesses: tickets counts unknown check-in codes with it, as wrong passwords are counted.
+  exports: [UsersService, CheckInCodeGuesses],
 })
 export class AuthModule {
   constructor(reset: ResetRegistry) {

@@ -1,21 +1,15 @@
 import type { SpecialEvent } from '../special-events/special-event.entity.js';
+import { withDerivedColumns } from '../special-events/special-events.service.js';
 import { type FeedPage, type FeedRange, utcDateTime } from './calendar-feed.js';
 import { type BuiltFeed, buildFeed, type FeedLimits, type FeedSources } from './feed-builder.js';
 
-const event = (eventId: string, dates: string[], name = `Event ${eventId}`): SpecialEvent => ({
-  eventId,
-  name,
-  location: 'Hall 1',
-  eventDescription: 'A talk.',
-  dates,
-  price: 5,
-  version: 1,
-  sortDate: dates[0] ?? '~',
-  capacity: null,
-  ticketsSold: 0,
-  durationMinutes: null,
-  capacityPerDate: null,
-});
+const event = (eventId: string, dates: string[], name = `Event ${eventId}`): SpecialEvent =>
+  Object.assign(
+    withDerivedColumns({ eventId, name, location: 'Hall 1', eventDescription: 'A talk.', dates, price: 5 }, 1),
+    {
+      sortDate: dates[0] ?? '~',
+    },
+  );
 
 /** Pages of `size` events from `events`, the cursor being the index of the next page's first. */
 function pagesOf(events: SpecialEvent[], size: number): (cursor: string | undefined) => Promise<FeedPage> {

@@ -31,6 +31,27 @@ export function columnsOf<E>(entity: EntityClass<E>): ReadonlyMap<keyof E & stri
   );
 }
 
+/** One column of an entity as its decorator declares it. */
+export interface EntityColumn<E> {
+  readonly property: keyof E & string;
+  readonly column: string;
+  /** The declared type (`varchar`, `integer`, `bigint`, `json`, `double`…). */
+  readonly type: string;
+  readonly nullable: boolean;
+}
+
+/** The entity's columns with their declared types, in the order the entity declares them. */
+export function columnDetailsOf<E>(entity: EntityClass<E>): readonly EntityColumn<E>[] {
+  const columns = getMetadataArgsStorage().columns.filter((args) => args.target === entity);
+  if (columns.length === 0) throw new Error(`${entity.name} declares no columns`);
+  return columns.map((args) => ({
+    property: args.propertyName as keyof E & string,
+    column: args.options.name ?? args.propertyName,
+    type: typeof args.options.type === 'string' ? args.options.type : String(args.options.type?.name ?? ''),
+    nullable: args.options.nullable === true,
+  }));
+}
+
 /** `column AS property, …` for every column of the entity: a SELECT that yields RowOf<E>. */
 export function selectList<E>(entity: EntityClass<E>, alias?: string): string {
   const prefix = alias === undefined ? '' : `${alias}.`;

@@ -1,7 +1,8 @@
 import type { Ticket } from '../tickets/ticket.entity.js';
-import { toResponse } from '../tickets/tickets.service.js';
+import { toResponse } from '../tickets/tickets.responses.js';
 import type { OrderResponse, OrderStatus, OrderTicketResponse } from './dto/order-response.dto.js';
-import type { Order } from './order.entity.js';
+import type { OrderWithTickets } from './orders.types.js';
+import { sumOf } from './orders.types.js';
 
 /** Its tickets say what became of an order: cancelled, all of them or some. */
 function statusOf(tickets: readonly Ticket[]): OrderStatus {
@@ -10,12 +11,8 @@ function statusOf(tickets: readonly Ticket[]): OrderStatus {
   return cancelled === tickets.length ? 'cancelled' : 'partly-cancelled';
 }
 
-/** A sum of prices without the binary fractions' noise (19.99 × 3 is 59.97, not 59.970000000000006). */
-export const sumOf = (values: readonly number[]): number =>
-  Number(values.reduce((sum, value) => sum + value, 0).toFixed(9));
-
 /** The order as answered; `withSecrets` false leaves out the email and the tickets' codes. */
-export function toOrderResponse(order: Order, tickets: readonly Ticket[], withSecrets: boolean): OrderResponse {
+export function toOrderResponse({ order, tickets }: OrderWithTickets, withSecrets: boolean): OrderResponse {
   const cancelled = tickets.filter((ticket) => ticket.status === 'cancelled');
   return {
     orderId: order.orderId,

@@ -2,11 +2,14 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/basic.strategy.js';
+import { seesSecrets } from '../tickets/tickets.responses.js';
 import { RequiresRole } from '../auth/roles.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { OrderIdParams } from './dto/order-id-params.dto.js';
 import type { OrderResponse } from './dto/order-response.dto.js';
-import { PlaceOrderDto } from './dto/place-order.dto.js';
+import { orderLines, PlaceOrderDto } from './dto/place-order.dto.js';
+import { toOrderResponse } from './order-response.js';
+import { OrderRefusal } from './orders.refusals.js';
 import { ApiCancelOrder, ApiGetOrder, ApiPlaceOrder } from './orders.openapi.js';
 import { OrdersService } from './orders.service.js';
 
@@ -26,20 +29,22 @@ export class OrdersController {
   @ApiPlaceOrder()
   @Idempotent()
   async place(@Body() body: PlaceOrderDto, @Res({ passthrough: true }) response: Response): Promise<OrderResponse> {
-    const order = await this.orders.place(body);
-    response.location(`/orders/${order.orderId}`);
-    return order;
+    const parsed = orderLines(body.lines);
+    if ('errors' in parsed) throw new OrderRefusal('invalid-order', { errors: parsed.errors });
+    const placed = await this.orders.place({ email: body.email, lines: parsed.lines });
+    response.location(`/orders/${placed.order.orderId}`);
+    return toOrderResponse(placed, true);
   }
 
   @Get(':orderId')
   @RequiresRole('viewer')
   @Header('Cache-Control', NO_STORE)
   @ApiGetOrder()
-  get(
+  async get(
     @Param() { orderId }: OrderIdParams,
     @Req() request: Request & { user?: AuthenticatedUser },
   ): Promise<OrderResponse> {
-    return this.orders.get(orderId, request.user?.role ?? 'viewer');
+    return toOrderResponse(await this.orders.get(orderId), seesSecrets(request.user?.role ?? 'viewer'));
   }
 
   @Post(':orderId/cancel')
@@ -48,7 +53,7 @@ export class OrdersController {
   @Header('Cache-Control', NO_STORE)
   @ApiCancelOrder()
   @Idempotent()
-  cancel(@Param() { orderId }: OrderIdParams): Promise<OrderResponse> {
-    return this.orders.cancel(orderId);
+  async cancel(@Param() { orderId }: OrderIdParams): Promise<OrderResponse> {
+    return toOrderResponse(await this.orders.cancel(orderId), true);
   }
 }

@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { type Role, roleAllows } from '../auth/roles.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { type LineRefusal, TicketBatchService } from '../tickets/ticket-batch.service.js';
-import { READS_TICKET_SECRETS } from '../tickets/tickets.service.js';
-import type { OrderResponse } from './dto/order-response.dto.js';
-import { orderLines, type PlaceOrderDto } from './dto/place-order.dto.js';
 import type { Order } from './order.entity.js';
-import { sumOf, toOrderResponse } from './order-response.js';
 import { OrderRefusal } from './orders.refusals.js';
 import { OrdersRepository } from './orders.repository.js';
+import { type NewOrder, type OrderWithTickets, sumOf } from './orders.types.js';
 
 /**
  * Orders: several tickets bought together, all or nothing, and cancelled together. The tickets
@@ -25,15 +21,13 @@ export class OrdersService {
   ) {}
 
   /** Places the order: every line's tickets sold in one transaction with the order's row, or nothing. */
-  async place(body: PlaceOrderDto): Promise<OrderResponse> {
-    const parsed = orderLines(body.lines);
-    if ('errors' in parsed) throw new OrderRefusal('invalid-order', { errors: parsed.errors });
+  async place(asked: NewOrder): Promise<OrderWithTickets> {
     const orderId = uuidv7();
     let order: Order | undefined;
-    const sale = await this.batches.sell(parsed.lines, { email: body.email, orderId }, (tickets) => {
+    const sale = await this.batches.sell(asked.lines, { email: asked.email, orderId }, (tickets) => {
       order = {
         orderId,
-        email: body.email,
+        email: asked.email,
         total: sumOf(tickets.map((ticket) => ticket.pricePaid)),
         createdAt: this.clock.now(),
       };
@@ -41,13 +35,13 @@ export class OrdersService {
     });
     if (sale.kind === 'invalid') throw new OrderRefusal('invalid-order', { errors: sale.errors });
     if (sale.kind === 'refused') throw lineRefusal(sale.line, sale.why);
-    return toOrderResponse(order as Order, await this.batches.ofOrder(orderId), true);
+    return { order: order as Order, tickets: await this.batches.ofOrder(orderId) };
   }
 
-  /** The order as `reader` may see it: without the email and the tickets' codes below READS_TICKET_SECRETS. */
-  async get(orderId: string, reader: Role): Promise<OrderResponse> {
+  /** The order and its tickets. */
+  async get(orderId: string): Promise<OrderWithTickets> {
     const order = await this.find(orderId);
-    return toOrderResponse(order, await this.batches.ofOrder(orderId), roleAllows(reader, READS_TICKET_SECRETS));
+    return { order, tickets: await this.batches.ofOrder(orderId) };
   }
 
   /**
@@ -55,13 +49,13 @@ export class OrdersService {
    * and answers the order as it then is. A checked-in ticket refuses the whole cancel (409); an
    * order already cancelled answers as it is (a second cancel changes nothing, refundDue included).
    */
-  async cancel(orderId: string): Promise<OrderResponse> {
+  async cancel(orderId: string): Promise<OrderWithTickets> {
     const order = await this.find(orderId);
     const outcome = await this.batches.cancelOrder(orderId);
     if (outcome.kind === 'checked-in') {
       throw new OrderRefusal('cancel-checked-in', { ticketIds: outcome.tickets.map((ticket) => ticket.ticketId) });
     }
-    return toOrderResponse(order, outcome.tickets, true);
+    return { order, tickets: outcome.tickets };
   }
 
   private async find(orderId: string): Promise<Order> {

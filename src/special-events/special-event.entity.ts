@@ -48,16 +48,16 @@ export class SpecialEvent {
   @Column({ type: 'integer', nullable: true })
   capacity: number | null;
 
+  /** How long each session (a date item `YYYY-MM-DDTHH:MM`) lasts, in minutes, or null for no end given. */
+  @Column({ name: 'duration_minutes', type: 'integer', nullable: true })
+  durationMinutes: number | null;
+
   /**
    * The tickets each of the event's ISO dates may sell (its sessions on one date share them), or
    * null for no limit per date; checked as well as `capacity`.
    */
   @Column({ name: 'capacity_per_date', type: 'integer', nullable: true })
   capacityPerDate: number | null;
-
-  /** How long each session (a date item `YYYY-MM-DDTHH:MM`) lasts, in minutes, or null for no end given. */
-  @Column({ name: 'duration_minutes', type: 'integer', nullable: true })
-  durationMinutes: number | null;
 
   /**
    * The tickets sold, counted for every event (with or without a capacity, so that a capacity set

@@ -42,7 +42,8 @@ import {
   ApiListSpecialEvents,
   ApiUpdateSpecialEvent,
 } from './special-events.openapi.js';
-import { etagOf, type ListPage, SpecialEventsService, toPublicResponse, toResponse } from './special-events.service.js';
+import { etagOf, preconditionOf, toPublicResponse, toResponse } from './special-events.responses.js';
+import { type ListPage, SpecialEventsService } from './special-events.service.js';
 
 @ApiTags('Special events')
 @Controller('special-events')
@@ -158,7 +159,7 @@ export class SpecialEventsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<SpecialEventResponse> {
-    const event = await this.events.update(eventId, body, ifMatch, ifNoneMatch);
+    const event = await this.events.update(eventId, body, preconditionOf(ifMatch, ifNoneMatch));
     response.setHeader('ETag', etagOf(event));
     return toResponse(event);
   }
@@ -168,7 +169,7 @@ export class SpecialEventsController {
   @HttpCode(204)
   @ApiDeleteSpecialEvent()
   async delete(@Param() { eventId }: EventIdParams, @Headers('if-match') ifMatch: string | undefined): Promise<void> {
-    await this.events.delete(eventId, ifMatch);
+    await this.events.delete(eventId, preconditionOf(ifMatch));
   }
 }
 

@@ -1,7 +1,10 @@
 import { ProblemCatalog } from '../common/problem/problem-catalog.js';
 import { SpecialEventRefusal, type SpecialEventReasons } from './special-events.refusals.js';
+import { etagOf } from './special-events.responses.js';
 
 const EXAMPLE_ID = 'dad4bce8-f5cb-4078-a211-995864315e39';
+/** A revision whose tag is "v3-0": version 1119 is v3 in base 36. */
+const EXAMPLE_REVISION = { version: 1119, capacity: 100, ticketsSold: 0 };
 
 /** Each refusal of the special-events module as an HTTP problem, and as the API description words it. */
 export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('special-events', SpecialEventRefusal, {
@@ -25,17 +28,17 @@ export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('s
   },
   'stale-if-match': {
     status: 412,
-    detail: ({ etag }) =>
-      `The event has changed since that ETag was issued (it is now ${etag}); read it again and reapply the change.`,
+    detail: ({ current }) =>
+      `The event has changed since that ETag was issued (it is now ${etagOf(current)}); read it again and reapply the change.`,
     when: 'If-Match names a tag that is no longer current: the event changed meanwhile and this change was not applied.',
-    example: { etag: '"v3-0"' },
+    example: { current: EXAMPLE_REVISION },
   },
   'if-none-match-current': {
     status: 412,
-    detail: ({ etag }) =>
-      `If-None-Match names the event as it is now (${etag}), or * and the event exists; nothing was changed.`,
+    detail: ({ current }) =>
+      `If-None-Match names the event as it is now (${etagOf(current)}), or * and the event exists; nothing was changed.`,
     when: 'If-None-Match names the event as it is now, or is `*`; nothing was changed.',
-    example: { etag: '"v3-0"' },
+    example: { current: EXAMPLE_REVISION },
   },
   'capacity-below-sold': {
     status: 409,

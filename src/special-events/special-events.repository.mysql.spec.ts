@@ -6,24 +6,16 @@ import { MYSQL_BATCH } from '../database/turn-batcher.js';
 import { WriteHealth } from '../database/write-health.js';
 import type { SpecialEvent } from './special-event.entity.js';
 import { MysqlSpecialEventsRepository } from './special-events.repository.mysql.js';
+import { withDerivedColumns } from './special-events.service.js';
 import { eventValues } from './special-events.sql.js';
 
 const DEADLINE_MS = 60_000;
 
-const event = (eventId: string): SpecialEvent => ({
-  eventId,
-  name: `Event ${eventId}`,
-  location: 'Hall',
-  eventDescription: 'Description',
-  dates: [],
-  price: 1,
-  version: 1,
-  sortDate: '~',
-  capacity: null,
-  ticketsSold: 0,
-  durationMinutes: null,
-  capacityPerDate: null,
-});
+const event = (eventId: string): SpecialEvent =>
+  withDerivedColumns(
+    { eventId, name: `Event ${eventId}`, location: 'Hall', eventDescription: 'Description', dates: [], price: 1 },
+    1,
+  );
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */
 function refusedByServer(code: string, errno: number, message: string): QueryFailedError {

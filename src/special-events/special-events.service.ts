@@ -2,12 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { placesLeft } from '../capacity/capacity-pool.js';
-import { ifMatchSatisfied, ifNoneMatchFound } from '../common/http/entity-tags.js';
 import type { SqlStatement } from '../database/sql.js';
-import type { CreateSpecialEventDto } from './dto/create-special-event.dto.js';
-import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-special-events-query.dto.js';
-import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
-import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
 import { sessionItems } from '../domain/event-sessions.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
@@ -18,24 +13,25 @@ import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-
 import { SpecialEvent } from './special-event.entity.js';
 import { SpecialEventRefusal } from './special-events.refusals.js';
 import { type ListPosition, SpecialEventsRepository } from './special-events.repository.js';
+import {
+  type EventPrecondition,
+  type EventRevision,
+  LIST_LIMIT,
+  type ListQuery,
+  MAX_OFFSET,
+  type NewSpecialEvent,
+  NULLABLE,
+  type Nullable,
+  type SpecialEventChanges,
+  UPDATABLE,
+  type Updatable,
+} from './special-events.types.js';
 
-/** The fields a PATCH may change. */
-const UPDATABLE = [
-  'name',
-  'location',
-  'eventDescription',
-  'dates',
-  'price',
-  'capacity',
-  'durationMinutes',
-  'capacityPerDate',
-] as const;
-
-/** The columns a new event may leave out. */
-type OptionalColumn = 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate';
+/** The columns a new event may leave out: every nullable one (null), and the tickets sold (0). */
+type OptionalColumn = Nullable | 'ticketsSold';
 
 /**
- * Attempts of an update without If-Match whose event changed between its read and its
+ * Attempts of an update without a `matches` precondition whose event changed between its read and its
  * conditional write; each attempt re-reads and re-applies the patch, so no concurrent change is
  * lost. Only a storm of concurrent writes to one event exhausts them (503, retry).
  */
@@ -51,61 +47,9 @@ export interface ListPage {
   readonly nextCursor?: string;
 }
 
-/**
- * The fields everyone who may read an event sees, in the order they see them; `durationMinutes`
- * only for an event with one.
- */
-function sharedFields(event: SpecialEvent): SpecialEventResponse {
-  const response: SpecialEventResponse = {
-    eventId: event.eventId,
-    name: event.name,
-    location: event.location,
-    eventDescription: event.eventDescription,
-    dates: event.dates,
-    price: event.price,
-  };
-  if (event.durationMinutes !== null) response.durationMinutes = event.durationMinutes;
-  return response;
-}
-
-/**
- * The fields a client sees, in the order it sees them (the stored version travels as the ETag).
- * `capacity` and `ticketsAvailable` only for an event with a capacity: an event without one looks
- * exactly as the Museum API's SpecialEvent.
- */
-export function toResponse(event: SpecialEvent): SpecialEventResponse {
-  const response = sharedFields(event);
-  if (event.capacity !== null) {
-    response.capacity = event.capacity;
-    response.ticketsAvailable = ticketsAvailable(event);
-  }
-  if (event.capacityPerDate !== null) response.capacityPerDate = event.capacityPerDate;
-  return response;
-}
-
-/**
- * What a caller without credentials sees (public read): the event without its capacity, which
- * with ticketsAvailable would tell anyone the tickets sold. One object per event, as toResponse.
- */
-export function toPublicResponse(event: SpecialEvent): SpecialEventResponse {
-  const response = sharedFields(event);
-  if (event.capacity !== null) response.ticketsAvailable = ticketsAvailable(event);
-  return response;
-}
-
 /** What is left of an event's capacity (never below 0), or undefined without a capacity. */
 export function ticketsAvailable(event: SpecialEvent): number | undefined {
   return placesLeft(event.capacity, event.ticketsSold);
-}
-
-/**
- * The strong ETag of a stored event's representation: its version, and for an event with a
- * capacity the tickets sold too (its body shows ticketsAvailable, which a sale changes without a
- * new version), so that no sale leaves a stale 304 behind.
- */
-export function etagOf(event: SpecialEvent): string {
-  const version = event.version.toString(36);
-  return event.capacity === null ? `"${version}"` : `"${version}-${event.ticketsSold.toString(36)}"`;
 }
 
 /**
@@ -117,22 +61,34 @@ function firstVersion(): number {
 }
 
 /**
- * An event with its derived columns (list order key) computed from its fields; without a capacity,
- * tickets sold, a duration and a capacity per date: none, 0, none and none (a new event).
+ * An event with its derived columns (list order key) computed from its fields; without tickets
+ * sold, 0, and without a nullable field (a capacity, a duration…), null (a new event).
  */
 export function withDerivedColumns(
   fields: Omit<SpecialEvent, 'version' | 'sortDate' | OptionalColumn> & Partial<Pick<SpecialEvent, OptionalColumn>>,
   version: number,
 ): SpecialEvent {
-  return {
+  const event = {
     ...fields,
-    capacity: fields.capacity ?? null,
     ticketsSold: fields.ticketsSold ?? 0,
-    durationMinutes: fields.durationMinutes ?? null,
-    capacityPerDate: fields.capacityPerDate ?? null,
     version,
     sortDate: sortDateOf(indexedDates(fields.dates)),
-  };
+  } as Record<keyof SpecialEvent, unknown>;
+  for (const property of NULLABLE) event[property] ??= null;
+  return event as SpecialEvent;
+}
+
+/**
+ * The fields of `asked` a create or an update may set. Absent is no change, and so is null for a
+ * field that cannot be null; null removes a limit or a duration.
+ */
+function updatableOf(asked: SpecialEventChanges): Partial<Pick<SpecialEvent, Updatable>> {
+  const fields: Partial<Record<Updatable, unknown>> = {};
+  for (const property of UPDATABLE) {
+    const value = asked[property];
+    if (value !== undefined && (value !== null || NULLABLE.has(property as Nullable))) fields[property] = value;
+  }
+  return fields as Partial<Pick<SpecialEvent, Updatable>>;
 }
 
 @Injectable()
@@ -148,19 +104,9 @@ export class SpecialEventsService {
    * Stores the event and returns it as stored, once durable. A duplicate id is decided by the
    * primary key, so of concurrent creates with one id exactly one succeeds.
    */
-  async create(dto: CreateSpecialEventDto): Promise<SpecialEvent> {
+  async create(dto: NewSpecialEvent): Promise<SpecialEvent> {
     const event = withDerivedColumns(
-      {
-        eventId: dto.eventId ?? uuidv7(),
-        name: dto.name,
-        location: dto.location,
-        eventDescription: dto.eventDescription,
-        dates: dto.dates,
-        price: dto.price,
-        capacity: dto.capacity ?? null,
-        durationMinutes: dto.durationMinutes ?? null,
-        capacityPerDate: dto.capacityPerDate ?? null,
-      },
+      { ...(updatableOf(dto) as NewSpecialEvent), eventId: dto.eventId ?? uuidv7() },
       firstVersion(),
     );
     if (!(await this.store.insert(event))) {
@@ -170,19 +116,19 @@ export class SpecialEventsService {
   }
 
   /**
-   * Deletes the event. With If-Match naming tags (not `*`, which any existing event satisfies), only
-   * the representation read, when the header names it: the DELETE itself requires that version
-   * (and tickets sold), so an update or a sale between the read and the delete makes it a 412,
-   * decided by the database. Without the event, 404 whatever the header (RFC 9110 §13.2.1).
+   * Deletes the event. With a `matches` precondition, only the revision read, when it matches:
+   * the DELETE itself requires that version (and tickets sold), so an update or a sale between the
+   * read and the delete makes it a `stale-if-match`, decided by the database. Without the event,
+   * `not-found` whatever the precondition (RFC 9110 §13.2.1).
    */
-  async delete(eventId: string, ifMatchHeader?: string): Promise<void> {
-    const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
-    if (ifMatch === undefined || ifMatch.trim() === '*') {
+  async delete(eventId: string, precondition: EventPrecondition = {}): Promise<void> {
+    const { matches } = precondition;
+    if (matches === undefined) {
       if (!(await this.store.delete(eventId))) throw notFound(eventId);
       return;
     }
     const current = await this.get(eventId);
-    if (!ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
+    if (!matches(current)) throw staleTag(current);
     const expected = { version: current.version, ticketsSold: current.ticketsSold };
     if (await this.store.delete(eventId, expected)) return;
     const after = await this.store.find(eventId);
@@ -201,7 +147,7 @@ export class SpecialEventsService {
    * cursor) or by offset (`page`, bounded by MAX_OFFSET); either way the next page's cursor is
    * given, so a client can switch to the links at any point.
    */
-  async list(query: ListSpecialEventsQuery): Promise<ListPage> {
+  async list(query: ListQuery): Promise<ListPage> {
     const range: ListRange = { start: query.startDate, end: query.endDate };
     const limit = query.limit ?? LIST_LIMIT.default;
     const errors = [];
@@ -255,33 +201,31 @@ export class SpecialEventsService {
   /**
    * Applies the patch to the stored event and returns the event as stored. The write is a
    * conditional UPDATE on the version read, so the database decides between concurrent updates:
-   * with If-Match, one whose tag went stale meanwhile gets 412; without, the patch is applied
-   * again to the fresh state. An empty If-Match (an empty list of tags) is taken as absent.
+   * with a `matches` precondition, one whose revision went stale meanwhile is refused
+   * (`stale-if-match`); without, the patch is applied again to the fresh state.
    *
-   * For an event with a capacity the tag covers the tickets sold too, so a sale since the tag was
-   * issued makes it stale (412), and the UPDATE also requires the tickets sold read: the answer's
+   * For an event with a capacity the revision covers the tickets sold too, so a sale since it was
+   * read makes it stale, and the UPDATE also requires the tickets sold read: the answer's
    * ticketsAvailable is exact. A capacity below the tickets sold is refused by the same UPDATE
    * (409), never by a check in code.
    *
-   * If-None-Match naming the current tag, or `*` (any existing event), is a 412 (RFC 9110
-   * §13.1.2): a client that meant "only if it does not exist" never overwrites.
+   * An `excludes` precondition that accepts the current revision refuses the change
+   * (`if-none-match-current`, RFC 9110 §13.1.2): a client that meant "only if it does not exist"
+   * never overwrites.
    */
   async update(
     eventId: string,
-    patch: UpdateSpecialEventDto,
-    ifMatchHeader?: string,
-    ifNoneMatchHeader?: string,
+    patch: SpecialEventChanges,
+    precondition: EventPrecondition = {},
   ): Promise<SpecialEvent> {
-    const ifMatch = ifMatchHeader?.trim() ? ifMatchHeader : undefined;
-    const ifNoneMatch = ifNoneMatchHeader?.trim() ? ifNoneMatchHeader : undefined;
+    const { matches, excludes } = precondition;
     if (patch.eventId !== undefined && patch.eventId !== null && patch.eventId !== eventId) {
       throw new SpecialEventRefusal('invalid', {
         errors: [{ field: 'eventId', message: `eventId cannot change: give ${eventId} (the path's) or leave it out` }],
       });
     }
-    const changes: Partial<Pick<SpecialEvent, (typeof UPDATABLE)[number]>> = {};
-    for (const field of UPDATABLE) if (patch[field] !== undefined) Object.assign(changes, { [field]: patch[field] });
-    if (Object.keys(changes).length === 0) {
+    const changes = updatableOf(patch);
+    if (!UPDATABLE.some((property) => patch[property] !== undefined)) {
       throw new SpecialEventRefusal('invalid', {
         errors: [{ field: 'body', message: `body must name at least one field to change: ${UPDATABLE.join(', ')}` }],
       });
@@ -292,26 +236,10 @@ export class SpecialEventsService {
       // every read and write.
       const updated = await this.seats.inTurn(eventId, async () => {
         const current = await this.get(eventId);
-        if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etagOf(current))) throw staleTag(current);
-        if (ifNoneMatch !== undefined && ifNoneMatchFound(ifNoneMatch, etagOf(current))) {
-          throw new SpecialEventRefusal('if-none-match-current', { etag: etagOf(current) });
-        }
-        const next = withDerivedColumns(
-          {
-            eventId,
-            name: changes.name ?? current.name,
-            location: changes.location ?? current.location,
-            eventDescription: changes.eventDescription ?? current.eventDescription,
-            dates: changes.dates ?? current.dates,
-            price: changes.price ?? current.price,
-            // null removes the limit; absent keeps it.
-            capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
-            durationMinutes: changes.durationMinutes === undefined ? current.durationMinutes : changes.durationMinutes,
-            capacityPerDate: changes.capacityPerDate === undefined ? current.capacityPerDate : changes.capacityPerDate,
-            ticketsSold: current.ticketsSold,
-          },
-          current.version + 1,
-        );
+        if (matches !== undefined && !matches(current)) throw staleTag(current);
+        if (excludes?.(current))
+          throw new SpecialEventRefusal('if-none-match-current', { current: revisionOf(current) });
+        const next = withDerivedColumns(Object.assign({}, current, changes), current.version + 1);
         // Dates this update removes, and sessions it moves or removes (a session item no longer
         // written as it was), may not have tickets: looked for now, and the UPDATE then requires
         // the tickets sold read with `current` (a sale since could be for one of them).
@@ -385,7 +313,12 @@ export class SpecialEventsService {
 }
 
 function staleTag(current: SpecialEvent): SpecialEventRefusal {
-  return new SpecialEventRefusal('stale-if-match', { etag: etagOf(current) });
+  return new SpecialEventRefusal('stale-if-match', { current: revisionOf(current) });
+}
+
+/** What a refusal tells of the event's revision: no more than its entity tag names. */
+function revisionOf({ version, capacity, ticketsSold }: SpecialEvent): EventRevision {
+  return { version, capacity, ticketsSold };
 }
 
 function notFound(eventId: string): SpecialEventRefusal {

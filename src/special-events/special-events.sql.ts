@@ -1,6 +1,6 @@
 import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
-import { insertInto } from '../database/entity-columns.js';
+import { columnDetailsOf, insertInto } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { SpecialEvent, type SpecialEventDate } from './special-event.entity.js';
 import {
@@ -21,98 +21,69 @@ function walkRows(query: ListQuery): number {
   return LIST_WALK_ROWS + (query.offset ?? 0);
 }
 
-/** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
-export const EVENT_COLUMNS =
-  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.duration_minutes, e.capacity_per_date';
+/**
+ * The event's columns as the entity declares them: the one list every read, insert and update
+ * below is built from, so a column added to the entity is read, written and mapped without an edit
+ * here. `decode` turns a value as either database returns it into the entity's (a BIGINT or an
+ * INTEGER may come back as a string, JSON as text); `encode` the other way.
+ */
+const FIELDS = columnDetailsOf(SpecialEvent).map(({ property, column, type }) => ({
+  property,
+  column,
+  decode: type === 'json' ? fromJson : type === 'bigint' || type === 'integer' ? toNumber : undefined,
+  encode: type === 'json' ? toJson : undefined,
+}));
 
-export interface EventRow {
-  readonly event_id: string;
-  readonly name: string;
-  readonly location: string;
-  readonly event_description: string;
-  /** JSON text (SQLite, MariaDB) or already parsed (MySQL 8). */
-  readonly dates: string | string[];
-  readonly price: number;
-  readonly version: number | string;
-  readonly sort_date: string;
-  readonly capacity: number | string | null;
-  readonly tickets_sold: number | string;
-  readonly duration_minutes: number | string | null;
-  readonly capacity_per_date: number | string | null;
-  readonly list_key?: string;
+function toNumber(value: unknown): number | null {
+  return value === null ? null : Number(value);
 }
 
+/** JSON text (SQLite, MariaDB) or already parsed (MySQL 8). */
+function fromJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** JSON text for the column; null stays NULL (a nullable JSON column holds no `null` text). */
+function toJson(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
+/** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
+export const EVENT_COLUMNS = FIELDS.map(({ column }) => `e.${column}`).join(', ');
+
+/** A row of EVENT_COLUMNS by column name, and the list's key when a list reads it. */
+export type EventRow = Readonly<Record<string, unknown>> & { readonly list_key?: string };
+
 export function rowToEvent(row: EventRow): SpecialEvent {
-  return {
-    eventId: row.event_id,
-    name: row.name,
-    location: row.location,
-    eventDescription: row.event_description,
-    dates: typeof row.dates === 'string' ? (JSON.parse(row.dates) as string[]) : row.dates,
-    price: row.price,
-    version: Number(row.version),
-    sortDate: row.sort_date,
-    capacity: row.capacity === null ? null : Number(row.capacity),
-    ticketsSold: Number(row.tickets_sold),
-    durationMinutes: row.duration_minutes === null ? null : Number(row.duration_minutes),
-    capacityPerDate: row.capacity_per_date === null ? null : Number(row.capacity_per_date),
-  };
+  const event: Record<string, unknown> = {};
+  for (const { property, column, decode } of FIELDS) {
+    const value = row[column];
+    event[property] = decode === undefined ? value : decode(value);
+  }
+  return event as unknown as SpecialEvent;
 }
 
 /** A list row as an array, in EVENT_COLUMNS' order and then the list key. */
-export type RawListRow = readonly [
-  string,
-  string,
-  string,
-  string,
-  string,
-  number,
-  number | string,
-  string,
-  number | null,
-  number,
-  number | null,
-  number | null,
-  string,
-];
+export type RawListRow = readonly unknown[];
+
+const EVENT_ID_INDEX = FIELDS.findIndex(({ property }) => property === 'eventId');
 
 export function rawToListed(row: RawListRow): ListedEvent {
-  const [
-    eventId,
-    name,
-    location,
-    eventDescription,
-    dates,
-    price,
-    version,
-    sortDate,
-    capacity,
-    ticketsSold,
-    durationMinutes,
-    capacityPerDate,
-    listKey,
-  ] = row;
+  const event: Record<string, unknown> = {};
+  for (let index = 0; index < FIELDS.length; index++) {
+    const { property, decode } = FIELDS[index];
+    const value = row[index];
+    event[property] = decode === undefined ? value : decode(value);
+  }
   return {
-    event: {
-      eventId,
-      name,
-      location,
-      eventDescription,
-      dates: JSON.parse(dates) as string[],
-      price,
-      version: Number(version),
-      sortDate,
-      capacity: capacity === null ? null : Number(capacity),
-      ticketsSold: Number(ticketsSold),
-      durationMinutes: durationMinutes === null ? null : Number(durationMinutes),
-      capacityPerDate: capacityPerDate === null ? null : Number(capacityPerDate),
-    },
-    position: { key: listKey, eventId },
+    event: event as unknown as SpecialEvent,
+    position: { key: row[FIELDS.length] as string, eventId: row[EVENT_ID_INDEX] as string },
   };
 }
 
 export function rowToListed(row: EventRow): ListedEvent {
-  return { event: rowToEvent(row), position: { key: row.list_key ?? row.sort_date, eventId: row.event_id } };
+  const event = rowToEvent(row);
+  return { event, position: { key: row.list_key ?? event.sortDate, eventId: event.eventId } };
 }
 
 /** Bounds of the date index: every ISO date lies between them. */
@@ -261,27 +232,24 @@ export const FIND_SQL = `SELECT ${EVENT_COLUMNS} FROM special_events e WHERE e.e
 export const DELETE_IF_SQL =
   'DELETE FROM special_events WHERE event_id = ? AND version = ? AND (capacity IS NULL OR tickets_sold = ?)';
 /**
+ * The columns an update writes: every one but the key and the tickets sold (only a sale or a
+ * return changes them).
+ */
+const UPDATED = FIELDS.filter(({ property }) => property !== 'eventId' && property !== 'ticketsSold');
+
+/**
  * The update, decided by the database: the version must still be the one read; when the event
  * will have a capacity, or the update removes dates (whose tickets were looked for), the tickets
  * sold must still be the count read (the representation, and its ETag, show what is left; a sale
  * since the look could be for a removed date); and they must not exceed the new capacity.
  */
 export const UPDATE_SQL =
-  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?, version = ?, sort_date = ? ' +
+  `UPDATE special_events SET ${UPDATED.map(({ column }) => `${column} = ?`).join(', ')} ` +
   'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
 
 export function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
   return [
-    event.name,
-    event.location,
-    event.eventDescription,
-    JSON.stringify(event.dates),
-    event.price,
-    event.capacity,
-    event.durationMinutes,
-    event.capacityPerDate,
-    event.version,
-    event.sortDate,
+    ...UPDATED.map(({ property, encode }) => (encode === undefined ? event[property] : encode(event[property]))),
     event.eventId,
     expectedVersion,
     event.capacity !== null || soldUnchanged ? 1 : 0,
@@ -299,21 +267,8 @@ export function dateRows(events: readonly SpecialEvent[]): Pick<SpecialEventDate
   );
 }
 
-/** An event's properties in the order of its row's values (eventValues). */
-const EVENT_PROPERTIES = [
-  'eventId',
-  'name',
-  'location',
-  'eventDescription',
-  'dates',
-  'price',
-  'version',
-  'sortDate',
-  'capacity',
-  'ticketsSold',
-  'durationMinutes',
-  'capacityPerDate',
-] as const;
+/** An event's properties in the order of its row's values (eventValues): every column's. */
+const EVENT_PROPERTIES = FIELDS.map(({ property }) => property);
 
 /** The INSERT of one event, its columns named by the entity. */
 const INSERT_EVENT_SQL = insertInto(SpecialEvent, EVENT_PROPERTIES);
@@ -328,20 +283,7 @@ export function insertEventsSql(count: number): string {
 
 /** The values of an event's row, as insertEventsSql and SQLITE_INSERT_SQL take them. */
 export function eventValues(event: SpecialEvent): unknown[] {
-  return [
-    event.eventId,
-    event.name,
-    event.location,
-    event.eventDescription,
-    JSON.stringify(event.dates),
-    event.price,
-    event.version,
-    event.sortDate,
-    event.capacity,
-    event.ticketsSold,
-    event.durationMinutes,
-    event.capacityPerDate,
-  ];
+  return FIELDS.map(({ property, encode }) => (encode === undefined ? event[property] : encode(event[property])));
 }
 
 /** The delete of one event, whatever its version. */

@@ -5,6 +5,10 @@ import { TestingRepository } from './testing.repository.js';
 /** How often each instance in test mode reads the shared clock: a change is in force everywhere within about this. */
 export const CLOCK_POLL_MS = 250;
 
+/** The instants the museum clock may be set to: far enough from the edges of 4-digit years. */
+export const CLOCK_MIN = Date.parse('2000-01-01T00:00:00Z');
+export const CLOCK_MAX = Date.parse('8999-12-31T23:59:59.999Z');
+
 /**
  * Keeps this instance's MuseumClock on the setting stored in `museum_clock`, so that instances on
  * one database agree on the museum's time within a poll of a change (only in test mode: this

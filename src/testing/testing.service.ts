@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { ResetRegistry } from '../database/reset-registry.js';
-import { ClockSync } from './clock-sync.js';
-import { CLOCK_MAX } from './dto/clock.dto.js';
+import { CLOCK_MAX, ClockSync } from './clock-sync.js';
 import { TestingRepository } from './testing.repository.js';
 
 /** What the clock routes answer. */

@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type Role, roleAllows } from '../auth/roles.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import type { FieldRule } from '../domain/refusal.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
 import { CursorSigningKeys } from '../special-events/cursor-signing-keys.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
-import { SEARCH_LIMIT, type SearchTicketsQuery } from './dto/search-tickets-query.dto.js';
-import type { TicketResponse } from './dto/ticket-response.dto.js';
 import { decodeTicketCursor, encodeTicketCursor, type TicketFilters, ticketCursorKeyId } from './ticket-cursor.js';
 import type { Ticket } from './ticket.entity.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { type ExportRow, TicketsRepository } from './tickets.repository.js';
-import { READS_TICKET_SECRETS, toResponse } from './tickets.service.js';
+import { SEARCH_LIMIT, type TicketSearch } from './tickets.types.js';
 
 /**
  * Tickets an export reads per query: large enough that a query's fixed cost is small beside its
@@ -22,14 +19,14 @@ export const EXPORT_BATCH = 250;
 
 /** One page of a ticket search, and the cursor of the next page when there is one. */
 export interface TicketPage {
-  readonly tickets: readonly TicketResponse[];
+  readonly tickets: readonly Ticket[];
   readonly filters: TicketFilters;
   readonly limit: number;
   readonly nextCursor?: string;
 }
 
 /** The filters of a query, without the parameters that are not filters. */
-function filtersOf(query: SearchTicketsQuery): TicketFilters {
+function filtersOf(query: TicketSearch): TicketFilters {
   const { eventId, ticketDate, status, email, orderId } = query;
   return Object.fromEntries(
     Object.entries({ eventId, ticketDate, status, email, orderId }).filter(([, value]) => value !== undefined),
@@ -53,12 +50,12 @@ export class BoxOfficeService {
   ) {}
 
   /**
-   * One page of the tickets matching every filter, in the order of sale, as `reader` may see them
-   * (without codes and emails below READS_TICKET_SECRETS), with the next page's cursor when there
-   * is one. A viewer may not search by email: that would tell them who bought.
+   * One page of the tickets matching every filter, in the order of sale, with the next page's
+   * cursor when there is one. A reader who does not see tickets' secrets (`seesSecrets` false: a
+   * viewer) may not search by email: that would tell them who bought.
    */
-  async search(query: SearchTicketsQuery, reader: Role): Promise<TicketPage> {
-    const filters = this.allowedFilters(query, reader);
+  async search(query: TicketSearch, seesSecrets: boolean): Promise<TicketPage> {
+    const filters = this.allowedFilters(query, seesSecrets);
     const limit = query.limit ?? SEARCH_LIMIT.default;
     let after: string | undefined;
     if (query.cursor !== undefined) {
@@ -76,9 +73,8 @@ export class BoxOfficeService {
     const rows = await this.tickets.search(filters, after, limit + 1);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const withSecrets = roleAllows(reader, READS_TICKET_SECRETS);
     return {
-      tickets: page.map((ticket) => toResponse(ticket, withSecrets)),
+      tickets: page,
       filters,
       limit,
       nextCursor:
@@ -92,7 +88,7 @@ export class BoxOfficeService {
    * memory is one batch whatever it matches. Checked before the first batch is read: a refusal
    * comes before any row. `limit` and `cursor` are for pages, not for an export.
    */
-  exportBatches(query: SearchTicketsQuery, reader: Role): AsyncGenerator<readonly ExportRow[]> {
+  exportBatches(query: TicketSearch, seesSecrets: boolean): AsyncGenerator<readonly ExportRow[]> {
     const errors: FieldRule[] = [];
     for (const field of ['limit', 'cursor'] as const) {
       if (query[field] !== undefined) {
@@ -100,7 +96,7 @@ export class BoxOfficeService {
       }
     }
     if (errors.length > 0) throw new TicketRefusal('invalid-search', { errors });
-    const filters = this.allowedFilters(query, reader);
+    const filters = this.allowedFilters(query, seesSecrets);
     const tickets = this.tickets;
     return (async function* () {
       let after: string | undefined;
@@ -113,9 +109,9 @@ export class BoxOfficeService {
     })();
   }
 
-  private allowedFilters(query: SearchTicketsQuery, reader: Role): TicketFilters {
+  private allowedFilters(query: TicketSearch, seesSecrets: boolean): TicketFilters {
     const filters = filtersOf(query);
-    if (filters.email !== undefined && !roleAllows(reader, READS_TICKET_SECRETS)) {
+    if (filters.email !== undefined && !seesSecrets) {
       throw new TicketRefusal('search-by-email', {});
     }
     return filters;
@@ -129,7 +125,7 @@ export class BoxOfficeService {
    * through, so a place comes back once. A cancelled ticket answers as it is (a second cancel
    * changes nothing, refundDue included); a checked-in one is refused.
    */
-  async cancel(ticketId: string): Promise<TicketResponse> {
+  async cancel(ticketId: string): Promise<Ticket> {
     const ticket = await this.find(ticketId);
     if (ticket.status === 'active') {
       const cancel = this.tickets.cancelStatement(ticketId, this.clock.now());
@@ -142,7 +138,7 @@ export class BoxOfficeService {
     if (now.status === 'checked-in') {
       throw new TicketRefusal('cancel-checked-in', { checkedInAt: iso(now.checkedInAt) });
     }
-    return toResponse(now);
+    return now;
   }
 
   private async find(ticketId: string): Promise<Ticket> {

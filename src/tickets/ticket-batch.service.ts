@@ -10,7 +10,7 @@ import type { FieldRule } from '../domain/refusal.js';
 import { AdmissionClaims } from '../museum-hours/admission-claims.js';
 import { MuseumHoursService } from '../museum-hours/museum-hours.service.js';
 import { EventSeatClaims } from '../special-events/event-seat-claims.js';
-import type { SpecialEvent } from '../special-events/special-event.entity.js';
+import type { SpecialEvent } from '../special-events/special-events.types.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { newConfirmationCode } from './confirmation-code.js';
 import { salePrice } from './sale-price.js';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '../auth/basic.strategy.js';
 import { clientAddress } from '../auth/basic.strategy.js';
-import { RequiresRole, roleAllows } from '../auth/roles.js';
+import { RequiresRole } from '../auth/roles.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiCancelTicket, ApiSearchTickets } from './box-office.openapi.js';
 import { BoxOfficeService, type TicketPage } from './box-office.service.js';
@@ -20,7 +20,8 @@ import {
   ApiGetTicket,
   ApiGetTicketCode,
 } from './tickets.openapi.js';
-import { READS_TICKET_SECRETS, TicketsService } from './tickets.service.js';
+import { READS_TICKET_SECRETS, seesSecrets, toConfirmation, toResponse } from './tickets.responses.js';
+import { TicketsService } from './tickets.service.js';
 
 /** Tickets carry the code that admits their holder (and the buyer's email): no cache keeps them. */
 const NO_STORE = 'no-store';
@@ -43,9 +44,9 @@ export class TicketsController {
     @Body() body: BuyTicketsDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TicketConfirmationResponse> {
-    const confirmation = await this.tickets.buy(body);
-    response.location(`/tickets/${confirmation.ticketId}`);
-    return confirmation;
+    const sale = await this.tickets.buy(body);
+    response.location(`/tickets/${sale.ticketId}`);
+    return toConfirmation(sale);
   }
 
   @Get()
@@ -56,28 +57,28 @@ export class TicketsController {
     @Req() request: Request & { user?: AuthenticatedUser },
     @Res() response: Response,
   ): Promise<void> {
-    const reader = request.user?.role ?? 'viewer';
+    const withSecrets = seesSecrets(request.user?.role ?? 'viewer');
     response.setHeader('Cache-Control', NO_STORE);
     if (request.accepts(['application/json', 'text/csv']) === 'text/csv') {
-      const batches = this.boxOffice.exportBatches(query, reader);
-      await sendCsv(response, batches, roleAllows(reader, READS_TICKET_SECRETS), 'tickets.csv');
+      const batches = this.boxOffice.exportBatches(query, withSecrets);
+      await sendCsv(response, batches, withSecrets, 'tickets.csv');
       return;
     }
-    const page = await this.boxOffice.search(query, reader);
+    const page = await this.boxOffice.search(query, withSecrets);
     if (page.nextCursor !== undefined)
       response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
-    response.json(page.tickets);
+    response.json(page.tickets.map((ticket) => toResponse(ticket, withSecrets)));
   }
 
   @Get(':ticketId')
   @RequiresRole('viewer')
   @Header('Cache-Control', NO_STORE)
   @ApiGetTicket()
-  get(
+  async get(
     @Param() { ticketId }: TicketIdParams,
     @Req() request: Request & { user?: AuthenticatedUser },
   ): Promise<TicketResponse> {
-    return this.tickets.get(ticketId, request.user?.role ?? 'viewer');
+    return toResponse(await this.tickets.get(ticketId), seesSecrets(request.user?.role ?? 'viewer'));
   }
 
   @Get(':ticketId/qr')
@@ -95,8 +96,8 @@ export class TicketsController {
   @HttpCode(200)
   @Header('Cache-Control', NO_STORE)
   @ApiCheckInTicket()
-  checkIn(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
-    return this.tickets.checkIn(ticketId);
+  async checkIn(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
+    return toResponse(await this.tickets.checkIn(ticketId));
   }
 
   @Post(':ticketId/cancel')
@@ -105,8 +106,8 @@ export class TicketsController {
   @Header('Cache-Control', NO_STORE)
   @ApiCancelTicket()
   @Idempotent()
-  cancel(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
-    return this.boxOffice.cancel(ticketId);
+  async cancel(@Param() { ticketId }: TicketIdParams): Promise<TicketResponse> {
+    return toResponse(await this.boxOffice.cancel(ticketId));
   }
 }
 
@@ -133,10 +134,10 @@ export class CheckInsController {
   @HttpCode(200)
   @Header('Cache-Control', NO_STORE)
   @ApiCheckInTicketCode()
-  checkIn(
+  async checkIn(
     @Body() { code }: CheckInDto,
     @Req() request: Request & { user?: AuthenticatedUser },
   ): Promise<TicketResponse> {
-    return this.tickets.checkInByCode(code, clientAddress(request), request.user?.username ?? '');
+    return toResponse(await this.tickets.checkInByCode(code, clientAddress(request), request.user?.username ?? ''));
   }
 }

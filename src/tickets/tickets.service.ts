@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { GuessGate } from '../auth/guess-gate.js';
-import { type Role, roleAllows } from '../auth/roles.js';
+import { CheckInCodeGuesses } from '../auth/check-in-codes.js';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
@@ -14,28 +13,12 @@ import { SpecialEventsService } from '../special-events/special-events.service.j
 import { newConfirmationCode } from './confirmation-code.js';
 import { eventRefusal } from './event-admission.js';
 import { generalRefusal } from './general-admission.js';
-import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
-import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { Ticket } from './ticket.entity.js';
 import { ticketQrPng } from './ticket-qr.js';
 import { TimedEntry } from './timed-entry.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
-
-/**
- * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
- * too) and the buyer's email: those who sell tickets and admit visitors. A viewer (a kiosk, a
- * report) sees a ticket without them.
- */
-export const READS_TICKET_SECRETS: Role = 'box-office';
-
-/**
- * The name under which the failure limiter counts a user's unknown confirmation codes: beside its
- * wrong passwords (same limits, same window, same address cap), not in the same count, so that a
- * scanner reading a foreign QR code never locks its user out of the rest of the service. A newline
- * never occurs in a user name, so this never names a user.
- */
-const codeGuessesOf = (username: string): string => `${username}\ncheck-in codes`;
+import type { TicketPurchase, TicketSale } from './tickets.types.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -47,7 +30,7 @@ export class TicketsService {
   constructor(
     private readonly tickets: TicketsRepository,
     private readonly clock: MuseumClock,
-    private readonly guesses: GuessGate,
+    private readonly guesses: CheckInCodeGuesses,
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
@@ -63,7 +46,7 @@ export class TicketsService {
    * transaction: a place is never taken without its ticket, nor the other way round, and the
    * database decides the capacity.
    */
-  async buy(body: BuyTicketsDto): Promise<TicketConfirmationResponse> {
+  async buy(body: TicketPurchase): Promise<TicketSale> {
     if (body.ticketType === 'general' && body.eventId !== undefined) {
       throw new TicketRefusal('invalid-purchase', {
         errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }],
@@ -118,7 +101,6 @@ export class TicketsService {
       );
       if (reservation.outcome !== 'reserved') throw eventRefusal(eventId, body.ticketDate, reservation);
       return {
-        message: 'Museum special event ticket purchased',
         ticketId,
         ticketType: 'event',
         ticketDate: body.ticketDate,
@@ -132,7 +114,6 @@ export class TicketsService {
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
-      message: 'Museum general entry ticket purchased',
       ticketId,
       ticketType: 'general',
       ticketDate: body.ticketDate,
@@ -169,9 +150,9 @@ export class TicketsService {
     return this.tickets.activeDates(eventId, dates);
   }
 
-  /** The ticket as `reader` may see it: without its code and the buyer's email below READS_TICKET_SECRETS. */
-  async get(ticketId: string, reader: Role): Promise<TicketResponse> {
-    return toResponse(await this.find(ticketId), roleAllows(reader, READS_TICKET_SECRETS));
+  /** The ticket, or `no-ticket`. */
+  get(ticketId: string): Promise<Ticket> {
+    return this.find(ticketId);
   }
 
   /** The PNG of the ticket's QR code, which holds its confirmation code (ticket-qr.ts). */
@@ -182,7 +163,7 @@ export class TicketsService {
   }
 
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
-  async checkIn(ticketId: string): Promise<TicketResponse> {
+  async checkIn(ticketId: string): Promise<Ticket> {
     const ticket = await this.find(ticketId);
     return this.admit(
       ticket,
@@ -198,10 +179,10 @@ export class TicketsService {
    * scanned at once (GuessGate bounds the lookups in flight instead), and is checked in even
    * past the limit.
    */
-  async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
+  async checkInByCode(code: string, address: string, username: string): Promise<Ticket> {
     const guess = await this.guesses.check(
       address,
-      codeGuessesOf(username),
+      username,
       () => this.tickets.byCode(code),
       (ticket) => ticket === null,
     );
@@ -226,7 +207,7 @@ export class TicketsService {
     ticket: Ticket,
     checkIn: (today: string, now: number) => Promise<boolean>,
     readAgain: () => Promise<Ticket>,
-  ): Promise<TicketResponse> {
+  ): Promise<Ticket> {
     const today = this.clock.today();
     if (ticket.status !== 'active' || ticket.ticketDate !== today) throw this.refusal(ticket, today);
     const early = await this.entry.refusal(ticket);
@@ -236,7 +217,7 @@ export class TicketsService {
     // The row is now as the UPDATE wrote it: no second read.
     ticket.status = 'checked-in';
     ticket.checkedInAt = now;
-    return toResponse(ticket);
+    return ticket;
   }
 
   /** Why a ticket that exists could not be checked in today. */
@@ -255,24 +236,4 @@ export class TicketsService {
     if (ticket === null) throw new TicketRefusal('no-ticket', { ticketId });
     return ticket;
   }
-}
-
-/** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
-export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
-  return {
-    ticketId: ticket.ticketId,
-    ticketType: ticket.ticketType,
-    ticketDate: ticket.ticketDate,
-    ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
-    ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
-    ...(withSecrets ? { email: ticket.email } : {}),
-    price: ticket.pricePaid,
-    ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
-    status: ticket.status,
-    createdAt: new Date(ticket.createdAt).toISOString(),
-    checkedInAt: iso(ticket.checkedInAt),
-    cancelledAt: iso(ticket.cancelledAt),
-    refundDue: ticket.refundDue,
-    ...(ticket.orderId === null ? {} : { orderId: ticket.orderId }),
-  };
 }

@@ -9,6 +9,7 @@ import { CreateWebhookDto } from './dto/create-webhook.dto.js';
 import { WebhookIdParams } from './dto/webhook-id-params.dto.js';
 import { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
 import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
+import { toCreatedResponse, toResponse } from './webhooks.responses.js';
 import { WebhooksService } from './webhooks.service.js';
 import {
   ApiCreateWebhook,
@@ -46,14 +47,14 @@ export class WebhooksController {
         throw WEBHOOK_PROBLEMS.problem('limit-reached', { max: outcome.max });
       case 'created':
         response.setHeader('Location', `/webhooks/${outcome.subscription.webhookId}`);
-        return outcome.subscription;
+        return toCreatedResponse(outcome.subscription);
     }
   }
 
   @Get()
   @ApiListWebhooks()
-  list(): Promise<WebhookResponse[]> {
-    return this.webhooks.list();
+  async list(): Promise<WebhookResponse[]> {
+    return (await this.webhooks.list()).map(toResponse);
   }
 
   @Delete(':webhookId')
@@ -66,7 +67,7 @@ export class WebhooksController {
   @Post(':webhookId/enable')
   @HttpCode(200)
   @ApiEnableWebhook()
-  enable(@Param() { webhookId }: WebhookIdParams): Promise<WebhookResponse> {
-    return this.webhooks.enable(webhookId);
+  async enable(@Param() { webhookId }: WebhookIdParams): Promise<WebhookResponse> {
+    return toResponse(await this.webhooks.enable(webhookId));
   }
 }

@@ -4,7 +4,7 @@ import { columnOf, type RowOf, selectList, tableOf } from '../database/entity-co
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql } from '../database/sql.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
-import { toResponse } from '../special-events/special-events.service.js';
+import { toResponse } from '../special-events/special-events.responses.js';
 import { WebhookSubscription } from './webhook-subscription.entity.js';
 
 /** How long a claimed delivery is an instance's alone: longer than a delivery can take. */

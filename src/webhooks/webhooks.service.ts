@@ -3,19 +3,22 @@ import { v7 as uuidv7 } from 'uuid';
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { AddressPolicy } from './address-policy.js';
-import type { CreatedWebhookResponse, WebhookResponse } from './dto/webhook-response.dto.js';
 import { newSecret } from './signature.js';
 import type { WebhookSubscription } from './webhook-subscription.entity.js';
 import { WebhookRefusal } from './webhooks.refusals.js';
-import { WebhookSubscriptions } from './webhooks.repository.js';
+import { type NewSubscription, WebhookSubscriptions } from './webhooks.repository.js';
 
 /** What became of a subscribe. */
 export type SubscribeOutcome =
-  | { readonly kind: 'created'; readonly subscription: CreatedWebhookResponse }
+  | { readonly kind: 'created'; readonly subscription: NewSubscription }
   | { readonly kind: 'url-refused'; readonly reason: string }
   | { readonly kind: 'limit-reached'; readonly max: number };
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** A subscription and the deliveries still to be made to it. */
+export interface WebhookState {
+  readonly subscription: WebhookSubscription;
+  readonly pendingDeliveries: number;
+}
 
 /** Subscriptions: made, listed, removed and re-enabled by admins. */
 @Injectable()
@@ -37,7 +40,7 @@ export class WebhooksService {
     const refusal = await this.policy.refusal(target);
     if (refusal !== null) return { kind: 'url-refused', reason: refusal };
     const max = this.config.webhooks.subscriptionsMax;
-    const subscription = {
+    const subscription: NewSubscription = {
       webhookId: uuidv7(),
       url: target.href,
       description: description ?? null,
@@ -45,20 +48,18 @@ export class WebhooksService {
       createdAt: Date.now(),
     };
     if (!(await this.subscriptions.insertBelowLimit(subscription, max))) return { kind: 'limit-reached', max };
-    return {
-      kind: 'created',
-      subscription: { ...subscription, createdAt: new Date(subscription.createdAt).toISOString() },
-    };
+    return { kind: 'created', subscription };
   }
 
-  async list(): Promise<WebhookResponse[]> {
+  async list(): Promise<WebhookState[]> {
     const [subscriptions, pendingOf] = await Promise.all([
       this.subscriptions.list(),
       this.subscriptions.pendingDeliveries(),
     ]);
-    return subscriptions.map((subscription) =>
-      this.toResponse(subscription, pendingOf.get(subscription.webhookId) ?? 0),
-    );
+    return subscriptions.map((subscription) => ({
+      subscription,
+      pendingDeliveries: pendingOf.get(subscription.webhookId) ?? 0,
+    }));
   }
 
   /** Removes the subscription and whatever was still to be delivered to it. */
@@ -70,7 +71,7 @@ export class WebhooksService {
    * Resumes deliveries to a subscriber: its pending deliveries are due at once, with their retry
    * period starting afresh. Enabling an enabled subscription changes nothing.
    */
-  async enable(webhookId: string): Promise<WebhookResponse> {
+  async enable(webhookId: string): Promise<WebhookState> {
     const subscription = await this.subscriptions.byId(webhookId);
     if (subscription === null) throw notFound(webhookId);
     if (!subscription.enabled) await this.subscriptions.enable(webhookId, Date.now());
@@ -79,22 +80,7 @@ export class WebhooksService {
       this.subscriptions.pendingDeliveriesOf(webhookId),
     ]);
     if (after === null) throw notFound(webhookId);
-    return this.toResponse(after, pending);
-  }
-
-  private toResponse(subscription: WebhookSubscription, pendingDeliveries: number): WebhookResponse {
-    return {
-      webhookId: subscription.webhookId,
-      url: subscription.url,
-      description: subscription.description,
-      createdAt: new Date(subscription.createdAt).toISOString(),
-      enabled: subscription.enabled,
-      disabledReason: subscription.disabledReason,
-      lastSuccessAt: iso(subscription.lastSuccessAt),
-      lastFailureAt: iso(subscription.lastFailureAt),
-      lastFailureReason: subscription.lastFailureReason,
-      pendingDeliveries,
-    };
+    return { subscription: after, pendingDeliveries: pending };
   }
 }
 

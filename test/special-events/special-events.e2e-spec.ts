@@ -1008,7 +1008,8 @@ describe('read back from the database', () => {
       capacityPerDate: null,
     });
     expect(sortDate).toBe(fields.dates.includes('2025-05-01') ? '2025-05-01' : '~');
-    return Object.fromEntries(Object.entries(fields));
+    // Any other nullable column, which these creates leave out, is null: left out here too.
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
   }
 
   it('holds exactly what was acknowledged: Unicode, dates with commas and order, exact prices', async () => {

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
+import type { NewSpecialEvent } from '../special-events.types.js';
 
 const VISIBLE = 'Must contain visible characters.';
 
 /** The body of POST /special-events. Lengths count Unicode code points. */
-export class CreateSpecialEventDto {
+export class CreateSpecialEventDto implements NewSpecialEvent {
   @ApiPropertyOptional({
     ...FIELD_SCHEMA.eventId,
     nullable: true,

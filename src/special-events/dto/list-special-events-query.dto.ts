@@ -3,13 +3,7 @@ import { Transform } from 'class-transformer';
 import { ValidateIf } from 'class-validator';
 import { rule } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../domain/calendar-dates.js';
-
-export const LIST_LIMIT = { min: 1, max: 100, default: 10 } as const;
-/**
- * The most events a `page` may skip ((page − 1) × limit): skipping costs time in proportion, so
- * deeper offsets are refused, and the `next` links (keyset) cost the same at any depth.
- */
-export const MAX_OFFSET = 10_000;
+import { LIST_LIMIT, type ListQuery, MAX_OFFSET } from '../special-events.types.js';
 
 const DIGITS = /^[0-9]{1,9}$/;
 
@@ -31,7 +25,7 @@ const integerRule =
  * The query of GET /special-events (the Museum API's listSpecialEvents, plus `cursor`). Every
  * parameter is optional; given once, it must be valid (a repeated parameter is an array: 400).
  */
-export class ListSpecialEventsQuery {
+export class ListSpecialEventsQuery implements ListQuery {
   @ApiPropertyOptional({
     type: String,
     format: 'date',

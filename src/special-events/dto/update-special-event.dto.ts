@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
 import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
+import type { SpecialEventChanges } from '../special-events.types.js';
 
 /**
  * Validated whenever present, `null` included: a required field cannot be removed, so `null`
@@ -16,7 +17,7 @@ const NOT_NULL = 'Not null: the field cannot be removed (omit it to keep the sto
  * is optional and follows create's rule when given. `eventId` may be given (any case) but must be
  * the path's; `null` there means the same as absent.
  */
-export class UpdateSpecialEventDto {
+export class UpdateSpecialEventDto implements SpecialEventChanges {
   @ApiPropertyOptional({
     ...FIELD_SCHEMA.eventId,
     nullable: true,

@@ -1,9 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { rule } from '../../common/validation/validators.js';
+import { CLOCK_MAX, CLOCK_MIN } from '../clock-sync.js';
 
-/** The instants the museum clock may be set to: far enough from the edges of 4-digit years. */
-export const CLOCK_MIN = Date.parse('2000-01-01T00:00:00Z');
-export const CLOCK_MAX = Date.parse('8999-12-31T23:59:59.999Z');
 /** The most one advance may move: ten years. */
 export const ADVANCE_MAX_SECONDS = 3660 * 86_400;
 

@@ -5,6 +5,7 @@ import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../domain/calendar-dates.js';
 import { TIME_PATTERN } from '../../museum-hours/museum-days.js';
 import { TICKET_TYPES, type TicketType } from '../ticket.entity.js';
+import type { TicketPurchase } from '../tickets.types.js';
 
 /** RFC 5321's limit on a path, the longest address a mail server accepts. */
 export const MAX_EMAIL_LENGTH = 254;
@@ -28,7 +29,7 @@ export const emailRule = (value: unknown): string | null => {
  * event ticket and refused for a general one (a general ticket with an event would be ambiguous:
  * which capacity, which price?).
  */
-export class BuyTicketsDto {
+export class BuyTicketsDto implements TicketPurchase {
   @ApiProperty({
     enum: TICKET_TYPES,
     description: 'Type of ticket being purchased: `general` for regular museum entry, `event` for a special event.',

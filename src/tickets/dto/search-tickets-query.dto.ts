@@ -3,10 +3,8 @@ import { Transform } from 'class-transformer';
 import { ValidateIf } from 'class-validator';
 import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
 import { TICKET_STATUSES, type TicketStatus } from '../ticket.entity.js';
+import { SEARCH_LIMIT, type TicketSearch } from '../tickets.types.js';
 import { dateRule, emailRule, MAX_EMAIL_LENGTH } from './buy-tickets.dto.js';
-
-/** A search page's size, as the special-events list's. */
-export const SEARCH_LIMIT = { min: 1, max: 100, default: 10 } as const;
 
 /** The longest cursor a Link header gives (a ticket id, a key id and a MAC), with room to spare. */
 export const MAX_CURSOR_LENGTH = 200;
@@ -26,7 +24,7 @@ const present = (_object: object, value: unknown): boolean => value !== undefine
  * cursor of a `next` link. Every parameter is optional; given once, it must be valid (a repeated
  * parameter is an array: 400), and an unknown one is a 400 naming it (StrictValidationPipe).
  */
-export class SearchTicketsQuery {
+export class SearchTicketsQuery implements TicketSearch {
   @ApiPropertyOptional({ type: String, format: 'uuid', description: 'Only tickets of this special event.' })
   @Transform(lowerCase)
   @ValidateIf(present)

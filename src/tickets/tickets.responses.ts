@@ -1,0 +1,45 @@
+import { type Role, roleAllows } from '../auth/roles.js';
+import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
+import type { Ticket } from './ticket.entity.js';
+import type { TicketSale } from './tickets.types.js';
+
+/**
+ * The least role that reads a ticket's confirmation code (what admits its holder, so its QR code
+ * too) and the buyer's email: those who sell tickets and admit visitors. A viewer (a kiosk, a
+ * report) sees a ticket without them.
+ */
+export const READS_TICKET_SECRETS: Role = 'box-office';
+
+/** Whether `reader` sees a ticket's confirmation code and buyer's email (READS_TICKET_SECRETS). */
+export function seesSecrets(reader: Role): boolean {
+  return roleAllows(reader, READS_TICKET_SECRETS);
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** The ticket as answered; `withSecrets` false leaves out what admits or reaches its holder. */
+export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
+  return {
+    ticketId: ticket.ticketId,
+    ticketType: ticket.ticketType,
+    ticketDate: ticket.ticketDate,
+    ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
+    ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
+    ...(withSecrets ? { email: ticket.email } : {}),
+    price: ticket.pricePaid,
+    ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
+    status: ticket.status,
+    createdAt: new Date(ticket.createdAt).toISOString(),
+    checkedInAt: iso(ticket.checkedInAt),
+    cancelledAt: iso(ticket.cancelledAt),
+    refundDue: ticket.refundDue,
+    ...(ticket.orderId === null ? {} : { orderId: ticket.orderId }),
+  };
+}
+
+/** The answer to a sale: the Museum API's MuseumTicketsConfirmation, its message first. */
+export function toConfirmation(sale: TicketSale): TicketConfirmationResponse {
+  const message =
+    sale.ticketType === 'event' ? 'Museum special event ticket purchased' : 'Museum general entry ticket purchased';
+  return { message, ...sale };
+}
