@@ -111,7 +111,10 @@ class SpecialEventsController {
     @Body(new ValidationPipe({ ...validation, expectedType: CreateSpecialEventDto })) body: CreateSpecialEventDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<
-    Omit<SpecialEvent, 'version' | 'sortDate' | 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate'>
+    Omit<
+      SpecialEvent,
+      'version' | 'sortDate' | 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate' | 'prices'
+    >
   > {
     // The store writes what the schema of issue 16 needs beside the fields: the list order key
     // (withDerivedColumns) and a version; the answer is the fields alone, as the service's.

@@ -15,6 +15,7 @@ const event = (eventId: string, dates: string[], name = `Event ${eventId}`): Spe
   ticketsSold: 0,
   durationMinutes: null,
   capacityPerDate: null,
+  prices: null,
 });
 
 /** Pages of `size` events from `events`, the cursor being the index of the next page's first. */

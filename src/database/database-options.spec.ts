@@ -166,6 +166,7 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'tickets_sold', type: 'INTEGER', notnull: 1, pk: 0 },
       { name: 'duration_minutes', type: 'INTEGER', notnull: 0, pk: 0 },
       { name: 'capacity_per_date', type: 'INTEGER', notnull: 0, pk: 0 },
+      { name: 'prices', type: 'json', notnull: 0, pk: 0 },
     ]);
   });
 

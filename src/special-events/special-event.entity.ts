@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { CategoryPrice } from '../domain/price-categories.js';
 
 /**
  * A special event as stored. Column types hold every value validation accepts on both databases
@@ -58,6 +59,13 @@ export class SpecialEvent {
   /** How long each session (a date item `YYYY-MM-DDTHH:MM`) lasts, in minutes, or null for no end given. */
   @Column({ name: 'duration_minutes', type: 'integer', nullable: true })
   durationMinutes: number | null;
+
+  /**
+   * The prices by category (adult, child, …), in the order given, as JSON; null for none. `price`
+   * stays the price of a ticket bought with no category.
+   */
+  @Column({ type: 'json', nullable: true })
+  prices: CategoryPrice[] | null;
 
   /**
    * The tickets sold, counted for every event (with or without a capacity, so that a capacity set

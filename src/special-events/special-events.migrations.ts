@@ -11,6 +11,8 @@ import { EventDuration1764700048100 as MysqlEventDuration } from './migrations/m
 import { EventDuration1764700048100 as SqliteEventDuration } from './migrations/sqlite/1764700048100-event-duration.js';
 import { EventCapacityPerDate1764700048200 as MysqlEventCapacityPerDate } from './migrations/mysql/1764700048200-event-capacity-per-date.js';
 import { EventCapacityPerDate1764700048200 as SqliteEventCapacityPerDate } from './migrations/sqlite/1764700048200-event-capacity-per-date.js';
+import { EventPrices1795849311301 as MysqlEventPrices } from './migrations/mysql/1795849311301-event-prices.js';
+import { EventPrices1795849311301 as SqliteEventPrices } from './migrations/sqlite/1795849311301-event-prices.js';
 
 /**
  * The special events' tables, from the service's first schema on (which also created the users
@@ -26,6 +28,7 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     SqliteEventCapacity,
     SqliteEventDuration,
     SqliteEventCapacityPerDate,
+    SqliteEventPrices,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -34,5 +37,6 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     MysqlEventCapacity,
     MysqlEventDuration,
     MysqlEventCapacityPerDate,
+    MysqlEventPrices,
   ],
 };

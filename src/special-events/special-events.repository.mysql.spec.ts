@@ -23,6 +23,7 @@ const event = (eventId: string): SpecialEvent => ({
   ticketsSold: 0,
   durationMinutes: null,
   capacityPerDate: null,
+  prices: null,
 });
 
 /** An error as mysql2 reports one the server sent for the statement (it then changed nothing). */

@@ -9,6 +9,7 @@ import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
+import { storedPriceList } from '../domain/price-categories.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { availabilityOf, type DateAvailability, dateOverLimit } from './date-seats.js';
 import { EventSeats, type TicketReservation } from './event-seats.js';
@@ -28,10 +29,11 @@ const UPDATABLE = [
   'capacity',
   'durationMinutes',
   'capacityPerDate',
+  'prices',
 ] as const;
 
 /** The columns a new event may leave out. */
-type OptionalColumn = 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate';
+type OptionalColumn = 'capacity' | 'ticketsSold' | 'durationMinutes' | 'capacityPerDate' | 'prices';
 
 /**
  * Attempts of an update without If-Match whose event changed between its read and its
@@ -51,8 +53,8 @@ export interface ListPage {
 }
 
 /**
- * The fields everyone who may read an event sees, in the order they see them; `durationMinutes`
- * only for an event with one.
+ * The fields everyone who may read an event sees, in the order they see them; `prices` and
+ * `durationMinutes` only for an event with them.
  */
 function sharedFields(event: SpecialEvent): SpecialEventResponse {
   const response: SpecialEventResponse = {
@@ -63,6 +65,7 @@ function sharedFields(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+  if (event.prices !== null) response.prices = event.prices;
   if (event.durationMinutes !== null) response.durationMinutes = event.durationMinutes;
   return response;
 }
@@ -129,6 +132,7 @@ export function withDerivedColumns(
     ticketsSold: fields.ticketsSold ?? 0,
     durationMinutes: fields.durationMinutes ?? null,
     capacityPerDate: fields.capacityPerDate ?? null,
+    prices: storedPriceList(fields.prices),
     version,
     sortDate: sortDateOf(indexedDates(fields.dates)),
   };
@@ -159,6 +163,7 @@ export class SpecialEventsService {
         capacity: dto.capacity ?? null,
         durationMinutes: dto.durationMinutes ?? null,
         capacityPerDate: dto.capacityPerDate ?? null,
+        prices: dto.prices ?? null,
       },
       firstVersion(),
     );
@@ -307,6 +312,7 @@ export class SpecialEventsService {
             capacity: changes.capacity === undefined ? current.capacity : changes.capacity,
             durationMinutes: changes.durationMinutes === undefined ? current.durationMinutes : changes.durationMinutes,
             capacityPerDate: changes.capacityPerDate === undefined ? current.capacityPerDate : changes.capacityPerDate,
+            prices: changes.prices === undefined ? current.prices : changes.prices,
             ticketsSold: current.ticketsSold,
           },
           current.version + 1,

@@ -1,5 +1,6 @@
 import type { CapacityPool } from '../capacity/capacity-pool.js';
 import { indexedDates, NO_DATE } from '../domain/calendar-dates.js';
+import type { CategoryPrice } from '../domain/price-categories.js';
 import { insertInto } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { SpecialEvent, type SpecialEventDate } from './special-event.entity.js';
@@ -23,7 +24,7 @@ function walkRows(query: ListQuery): number {
 
 /** The columns every read selects (rowToEvent reads them by name, RawListRow by this order). */
 export const EVENT_COLUMNS =
-  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.duration_minutes, e.capacity_per_date';
+  'e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.tickets_sold, e.duration_minutes, e.capacity_per_date, e.prices';
 
 export interface EventRow {
   readonly event_id: string;
@@ -39,6 +40,8 @@ export interface EventRow {
   readonly tickets_sold: number | string;
   readonly duration_minutes: number | string | null;
   readonly capacity_per_date: number | string | null;
+  /** JSON text (SQLite, MariaDB) or already parsed (MySQL 8); null for none. */
+  readonly prices: string | CategoryPrice[] | null;
   readonly list_key?: string;
 }
 
@@ -56,7 +59,18 @@ export function rowToEvent(row: EventRow): SpecialEvent {
     ticketsSold: Number(row.tickets_sold),
     durationMinutes: row.duration_minutes === null ? null : Number(row.duration_minutes),
     capacityPerDate: row.capacity_per_date === null ? null : Number(row.capacity_per_date),
+    prices: pricesOf(row.prices),
   };
+}
+
+/** The stored price list (JSON text, or parsed by MySQL 8), or null for none. */
+function pricesOf(value: string | CategoryPrice[] | null): CategoryPrice[] | null {
+  return typeof value === 'string' ? (JSON.parse(value) as CategoryPrice[]) : value;
+}
+
+/** An event's price list as its column holds it: JSON text, or NULL for none. */
+function pricesValue(event: SpecialEvent): string | null {
+  return event.prices === null ? null : JSON.stringify(event.prices);
 }
 
 /** A list row as an array, in EVENT_COLUMNS' order and then the list key. */
@@ -73,6 +87,7 @@ export type RawListRow = readonly [
   number,
   number | null,
   number | null,
+  string | null,
   string,
 ];
 
@@ -90,6 +105,7 @@ export function rawToListed(row: RawListRow): ListedEvent {
     ticketsSold,
     durationMinutes,
     capacityPerDate,
+    prices,
     listKey,
   ] = row;
   return {
@@ -106,6 +122,7 @@ export function rawToListed(row: RawListRow): ListedEvent {
       ticketsSold: Number(ticketsSold),
       durationMinutes: durationMinutes === null ? null : Number(durationMinutes),
       capacityPerDate: capacityPerDate === null ? null : Number(capacityPerDate),
+      prices: pricesOf(prices),
     },
     position: { key: listKey, eventId },
   };
@@ -267,7 +284,7 @@ export const DELETE_IF_SQL =
  * since the look could be for a removed date); and they must not exceed the new capacity.
  */
 export const UPDATE_SQL =
-  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?, version = ?, sort_date = ? ' +
+  'UPDATE special_events SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?, prices = ?, version = ?, sort_date = ? ' +
   'WHERE event_id = ? AND version = ? AND (? = 0 OR tickets_sold = ?) AND (? IS NULL OR tickets_sold <= ?)';
 
 export function updateParameters(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): unknown[] {
@@ -280,6 +297,7 @@ export function updateParameters(event: SpecialEvent, expectedVersion: number, s
     event.capacity,
     event.durationMinutes,
     event.capacityPerDate,
+    pricesValue(event),
     event.version,
     event.sortDate,
     event.eventId,
@@ -313,6 +331,7 @@ const EVENT_PROPERTIES = [
   'ticketsSold',
   'durationMinutes',
   'capacityPerDate',
+  'prices',
 ] as const;
 
 /** The INSERT of one event, its columns named by the entity. */
@@ -341,6 +360,7 @@ export function eventValues(event: SpecialEvent): unknown[] {
     event.ticketsSold,
     event.durationMinutes,
     event.capacityPerDate,
+    pricesValue(event),
   ];
 }
 

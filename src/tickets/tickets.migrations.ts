@@ -5,6 +5,8 @@ import { TicketRefunds1764600049000 as MysqlTicketRefunds } from './migrations/m
 import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/sqlite/1764600049000-ticket-refunds.js';
 import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1795842085466-ticket-time.js';
 import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
+import { TicketCategory1795849311302 as MysqlTicketCategory } from './migrations/mysql/1795849311302-ticket-category.js';
+import { TicketCategory1795849311302 as SqliteTicketCategory } from './migrations/sqlite/1795849311302-ticket-category.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -12,6 +14,6 @@ import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime],
-  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime],
+  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketCategory],
+  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketCategory],
 };

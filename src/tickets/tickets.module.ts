@@ -3,11 +3,13 @@ import { MuseumClock } from '../domain/museum-clock.js';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { AdmissionPricesModule } from '../admission-prices/admission-prices.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { BoxOfficeService } from './box-office.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
+import { TicketPrices } from './ticket-prices.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
@@ -21,9 +23,11 @@ import { ResetRegistry } from '../database/reset-registry.js';
  * transaction), never their tables; neither knows anything of tickets.
  */
 @Module({
-  imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule],
+  imports: [SpecialEventsModule, MuseumHoursModule, AdmissionPricesModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository],
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketPrices],
+  // The price of a ticket in a category, for every way of selling one (orders too).
+  exports: [TicketPrices],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(

@@ -9,7 +9,7 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     when:
       '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, a general ticket names an ' +
       '`eventId`, or `ticketTime` is missing or no slot of a day with time slots, or given for a day without them ' +
-      'or for an event ticket.',
+      'or for an event ticket, or `category` names none of the price categories (the detail lists them).',
     example: { errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }] },
   },
   'no-event': {

@@ -10,7 +10,7 @@ export type NewTicket = Pick<
   Ticket,
   'ticketId' | 'ticketType' | 'ticketDate' | 'eventId' | 'email' | 'pricePaid' | 'confirmationCode' | 'createdAt'
 > &
-  Partial<Pick<Ticket, 'ticketTime'>>;
+  Partial<Pick<Ticket, 'ticketTime' | 'category'>>;
 
 const NEW_TICKET_COLUMNS = [
   'ticketId',
@@ -29,6 +29,8 @@ const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
 const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
 /** A ticket with a time (a slot, a session): the same columns and ticket_time, last. */
 const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime']);
+/** A ticket bought in a price category: the same columns, ticket_time and category, last. */
+const INSERT_CATEGORY_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime', 'category']);
 
 /**
  * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
@@ -141,7 +143,14 @@ export class TicketsRepository {
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
-    const { ticketTime, ...rest } = ticket;
+    const { ticketTime, category, ...rest } = ticket;
+    // The statement of a sale without a category stays the one it always was (one prepared text each).
+    if (category !== null && category !== undefined) {
+      return {
+        sql: INSERT_CATEGORY_TICKET,
+        parameters: [...NEW_TICKET_COLUMNS.map((property) => rest[property]), ticketTime ?? null, category],
+      };
+    }
     if (ticketTime === null || ticketTime === undefined) {
       return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => rest[property]) };
     }

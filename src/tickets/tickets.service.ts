@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { GuessGate } from '../auth/guess-gate.js';
 import { type Role, roleAllows } from '../auth/roles.js';
-import type { AppConfig } from '../config/app-config.js';
-import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
 import type { SqlStatement } from '../database/sql.js';
@@ -16,6 +14,7 @@ import { generalRefusal } from './general-admission.js';
 import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { Ticket } from './ticket.entity.js';
+import { TicketPrices, unknownCategory } from './ticket-prices.js';
 import { ticketQrPng } from './ticket-qr.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
@@ -40,8 +39,6 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** Sells tickets, reads them, draws their QR codes and checks them in at the door. */
 @Injectable()
 export class TicketsService {
-  private readonly generalAdmissionPrice: number;
-
   constructor(
     private readonly tickets: TicketsRepository,
     private readonly clock: MuseumClock,
@@ -49,10 +46,8 @@ export class TicketsService {
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
-  }
+    private readonly prices: TicketPrices,
+  ) {}
 
   /**
    * Buys one ticket: a seat of an event (SpecialEventsService.reserveTicket) or a day's general
@@ -90,7 +85,7 @@ export class TicketsService {
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
-    const insert = (price: number, eventId: string | null): SqlStatement =>
+    const insert = (price: number, eventId: string | null, category: string | null): SqlStatement =>
       this.tickets.insertStatement({
         ticketId,
         ticketType: body.ticketType,
@@ -101,6 +96,7 @@ export class TicketsService {
         confirmationCode,
         createdAt: this.clock.now(),
         ticketTime: body.ticketTime ?? null,
+        category,
       });
     if (body.ticketType === 'event') {
       if (body.ticketTime !== undefined) {
@@ -111,9 +107,13 @@ export class TicketsService {
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
         throw await this.closedForEvent(eventId, body.ticketDate);
-      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => [
-        insert(event.price, event.eventId),
-      ]);
+      // Priced from the event as read for this sale (the version whose seat it takes); an unknown
+      // category is refused before anything is written.
+      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => {
+        const priced = this.prices.forEvent(event, body.category);
+        if (priced.kind !== 'priced') throw unknownCategory(priced, 'event');
+        return [insert(priced.price, event.eventId, priced.category)];
+      });
       if (reservation.outcome === 'no-event') throw new TicketRefusal('no-event', { eventId });
       if (reservation.outcome === 'not-a-date') {
         throw new TicketRefusal('not-an-event-date', { date: body.ticketDate, dates: reservation.dates });
@@ -131,11 +131,14 @@ export class TicketsService {
         ticketType: 'event',
         ticketDate: body.ticketDate,
         eventId,
+        ...(body.category === undefined ? {} : { category: body.category }),
         confirmationCode,
       };
     }
     // A day with time slots sells the slot named by ticketTime, a day without them as before.
-    const joined = [insert(this.generalAdmissionPrice, null)];
+    const priced = await this.prices.forGeneral(body.category);
+    if (priced.kind !== 'priced') throw unknownCategory(priced, 'general');
+    const joined = [insert(priced.price, null, priced.category)];
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
@@ -144,6 +147,7 @@ export class TicketsService {
       ticketType: 'general',
       ticketDate: body.ticketDate,
       ...(admission.time === null ? {} : { ticketTime: admission.time }),
+      ...(body.category === undefined ? {} : { category: body.category }),
       confirmationCode,
     };
   }
@@ -251,6 +255,7 @@ export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
     ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
     ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
     ...(withSecrets ? { email: ticket.email } : {}),
+    ...(ticket.category === null ? {} : { category: ticket.category }),
     price: ticket.pricePaid,
     ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
     status: ticket.status,
