@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Search tickets
-         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
+         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON (`category` empty for a ticket without one), without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
          */
         get: operations["searchTickets"];
         put?: never;
@@ -5080,7 +5080,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketResponse"][];
-                    /** @example ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
+                    /** @example ticketId,ticketType,ticketDate,eventId,email,category,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
                     "text/csv": string;
                 };
             };

@@ -33,7 +33,7 @@ const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTi
 const INSERT_CATEGORY_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime', 'category']);
 
 /**
- * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
+ * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email, category,
  * price_paid, confirmation_code, status, created_at, checked_in_at, cancelled_at, refund_due.
  * Epoch milliseconds may come as strings (MySQL BIGINT).
  */
@@ -41,6 +41,7 @@ export type ExportRow = readonly [
   string,
   string,
   string,
+  string | null,
   string | null,
   string | null,
   number,
@@ -52,7 +53,7 @@ export type ExportRow = readonly [
   number | null,
 ];
 const SELECT_EXPORT =
-  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
+  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, category, price_paid, confirmation_code, status, created_at, ' +
   `checked_in_at, cancelled_at, refund_due FROM ${TICKETS}`;
 
 /** The filters of a search, with their columns, in the order their parameters are bound. */

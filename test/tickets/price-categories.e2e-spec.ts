@@ -89,6 +89,22 @@ describe('event tickets in a price category', () => {
     ]);
   });
 
+  it('shows the category in a CSV export, quoted and never a formula, and empty without one', async () => {
+    const category = '=1+1, "kids"';
+    const eventId = await createEvent({ prices: [{ category, price: 3 }] });
+    const kid = await buy({ ticketType: 'event', eventId, ticketDate: DATE, category });
+    const plain = await buy({ ticketType: 'event', eventId, ticketDate: DATE });
+    const res = await request(t.baseUrl)
+      .get(`/tickets?eventId=${eventId}`)
+      .set('Authorization', AUTH)
+      .set('Accept', 'text/csv');
+    expectStatus(res, 200);
+    const lines = res.text.split('\r\n');
+    expect(lines[0]).toMatch(/^ticketId,ticketType,ticketDate,eventId,email,category,price,/);
+    expect(lines[1]).toContain(`${kid.ticketId as string},event,${DATE},${eventId},,"'=1+1, ""kids""",3,`);
+    expect(lines[2]).toContain(`${plain.ticketId as string},event,${DATE},${eventId},,,25,`);
+  });
+
   it('sells without a category at the event price, and the ticket has no category key', async () => {
     const eventId = await createEvent();
     const confirmation = await buy({ ticketType: 'event', eventId, ticketDate: DATE });
