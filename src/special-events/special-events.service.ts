@@ -120,7 +120,8 @@ function firstVersion(): number {
 
 /**
  * An event with its derived columns (list order key) computed from its fields; without a capacity,
- * tickets sold, a duration and a capacity per date: none, 0, none and none (a new event).
+ * tickets sold, a duration, a capacity per date and prices: none, 0, none, none and none (a new
+ * event). An empty price list is stored as none, so that it reads as an event without prices.
  */
 export function withDerivedColumns(
   fields: Omit<SpecialEvent, 'version' | 'sortDate' | OptionalColumn> & Partial<Pick<SpecialEvent, OptionalColumn>>,

@@ -64,6 +64,18 @@ describe('admission prices', () => {
     expect((await readAdmissionPrices(t.baseUrl)).body).toEqual([]);
   });
 
+  it('replaces as a whole under concurrent PUTs: each answers 200, and the list read is one of them, never a mix', async () => {
+    const lists = Array.from({ length: 8 }, (_, i) => [
+      { category: `first ${i}`, price: i },
+      { category: 'shared', price: i },
+      { category: `last ${i}`, price: i + 0.5 },
+    ]);
+    const answers = await Promise.all(lists.map((list) => setAdmissionPrices(t.baseUrl, list)));
+    for (const answer of answers) expectStatus(answer, 200);
+    const read = (await readAdmissionPrices(t.baseUrl)).body as unknown;
+    expect(lists).toContainEqual(read);
+  });
+
   it('keeps a price exactly (19.99 stays 19.99) and tells categories apart by letter case', async () => {
     const list = [
       { category: 'Adult', price: 19.99 },
