@@ -6,6 +6,7 @@
 import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
+import { PRICE_CATEGORIES } from './price-categories.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKETS } from './tickets.js';
@@ -19,6 +20,7 @@ const MODULES = [
   TICKETS,
   MUSEUM_HOURS,
   TIME_SLOTS,
+  PRICE_CATEGORIES,
   PUBLIC_READ,
   IDEMPOTENCY,
   WEBHOOKS,
