@@ -4,8 +4,9 @@
  * For each: start the service on a new database, write TICKETS tickets straight into it, read the
  * service's VmRSS at rest, export every ticket once as a client reading as fast as it can while
  * VmRSS is sampled every 20 ms, and print the rows, the rows per second and the growth of RSS
- * (the peak during the export minus the RSS at rest). Targets (issue 49): ≥ 50,000 rows/s and
- * ≤ 50 MiB of growth. `-- --tickets N` changes the count.
+ * (the peak during the export minus the RSS at rest), then each database's verdict on the targets
+ * of issue 49: the median of the rounds' rows/s ≥ 50,000, and the largest growth ≤ 50 MiB.
+ * `-- --tickets N` changes the count, `-- --no-mysql` skips MySQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,13 @@ import {
 import { pinSelf } from './servers/process.js';
 import { startServer } from './servers/start.js';
 
-const TICKETS = Number(/--tickets[= ](\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 100_000);
+const ARGS = process.argv.slice(2).join(' ');
+const TICKETS = Number(/--tickets[= ](\d+)/.exec(ARGS)?.[1] ?? 100_000);
+const NO_MYSQL = /(^| )--no-mysql( |$)/.test(ARGS);
+/** Issue 49: an export streams at least this many rows per second... */
+const LEAST_ROWS_PER_SECOND = 50_000;
+/** ...and grows the service's RSS by at most this many MiB. */
+const MOST_GROWTH_MIB = 50;
 const BATCH = 1000;
 /** Exports measured one after another on one service: a leak would grow from one to the next. */
 const ROUNDS = 4;
@@ -82,7 +89,33 @@ async function exportAll(baseUrl: string, query: string): Promise<number> {
   return lines - 1;
 }
 
-async function measure(entry: string, dir: string, database: BenchDatabase): Promise<void> {
+/** What the rounds on one database found. */
+interface Rounds {
+  readonly rowsPerSecond: number[];
+  readonly growthMiB: number[];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The verdict lines of one database's rounds on the issue's two targets. */
+function verdicts(kind: string, rounds: Rounds): string {
+  const rate = median(rounds.rowsPerSecond);
+  const growth = Math.max(...rounds.growthMiB);
+  const verdict = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
+  return (
+    `${verdict(rate >= LEAST_ROWS_PER_SECOND)} ${kind}: export of ${TICKETS} tickets ≥ ${LEAST_ROWS_PER_SECOND} rows/s ` +
+    `(median of ${rounds.rowsPerSecond.length} exports): ${Math.round(rate)} rows/s\n` +
+    `${verdict(growth <= MOST_GROWTH_MIB)} ${kind}: RSS growth during an export ≤ ${MOST_GROWTH_MIB} MiB ` +
+    `(largest of ${rounds.growthMiB.length}): +${growth.toFixed(1)} MiB\n`
+  );
+}
+
+async function measure(entry: string, dir: string, database: BenchDatabase): Promise<Rounds> {
+  const found: Rounds = { rowsPerSecond: [], growthMiB: [] };
   const server = await startServer({ dir, pinning: pinSelf(), entry }, database.kind, database);
   try {
     await seed(database);
@@ -98,6 +131,8 @@ async function measure(entry: string, dir: string, database: BenchDatabase): Pro
       const seconds = (performance.now() - started) / 1000;
       const peak = sampler.stop();
       if (rows !== TICKETS) throw new Error(`export sent ${rows} rows of ${TICKETS}`);
+      found.rowsPerSecond.push(rows / seconds);
+      found.growthMiB.push(peak - atRest);
       process.stdout.write(
         `${database.kind}, export ${round}: ${rows} rows in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds)} rows/s; ` +
           `RSS at rest ${atRest.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB: +${(peak - atRest).toFixed(1)} MiB\n`,
@@ -107,16 +142,19 @@ async function measure(entry: string, dir: string, database: BenchDatabase): Pro
     await server.stop();
     await database.drop();
   }
+  return found;
 }
 
 cleanUpOnSignals();
 const dir = mkdtempSync(join(tmpdir(), 'bench-csv-'));
 try {
   const entry = buildService();
-  await measure(entry, dir, sqliteDatabase(dir, 'csv.sqlite'));
-  const problem = await mysqlProblem();
-  if (problem === null) await measure(entry, dir, await mysqlDatabase());
+  const results: [string, Rounds][] = [['sqlite', await measure(entry, dir, sqliteDatabase(dir, 'csv.sqlite'))]];
+  const problem = NO_MYSQL ? '--no-mysql' : await mysqlProblem();
+  if (problem === null) results.push(['mysql', await measure(entry, dir, await mysqlDatabase())]);
   else process.stdout.write(`mysql: skipped (${problem})\n`);
+  process.stdout.write('\nTargets (issue 49):\n');
+  for (const [kind, rounds] of results) process.stdout.write(verdicts(kind, rounds));
 } finally {
   await runCleanup();
   rmSync(dir, { recursive: true, force: true });

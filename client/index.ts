@@ -30,6 +30,9 @@ export type StoredHoursException = components['schemas']['HoursExceptionResponse
 export type TicketPurchase = components['schemas']['BuyTicketsDto'];
 export type TicketConfirmation = components['schemas']['TicketConfirmationResponse'];
 export type Ticket = components['schemas']['TicketResponse'];
+/** A date item's tickets (GET /special-events/{eventId}/attendance), and a day's (GET /museum-hours/{date}/attendance). */
+export type DateAttendance = components['schemas']['DateAttendanceResponse'];
+export type DayAttendance = components['schemas']['DayAttendanceResponse'];
 /** An RFC 9457 problem, the body of every error response. */
 export type Problem = components['schemas']['ProblemDetailsSchema'];
 export type MuseumClient = Client<paths>;

@@ -96,6 +96,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/special-events/{eventId}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a special event's attendance per date
+         * @description Each ISO date item of the event (as stored, in its order, once each; free text sells no ticket), dates without a ticket included, with its tickets: `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`. A date item counts every ticket of its date; a session item (`YYYY-MM-DDTHH:MM`) the tickets of its session and those of its date that name no time, which every session of the date shares. For viewers and up; never for anonymous callers.
+         */
+        get: operations["getSpecialEventAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/special-events.ics": {
         parameters: {
             query?: never;
@@ -284,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/museum-hours/{date}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a day's general-admission attendance
+         * @description A list of one: the date's general tickets, `sold` (held: active or checked in), `checkedIn` (of those, scanned at the door) and `cancelled`, with `slots` (the same per slot start) when the day has time slots. Any date may be asked: a day without tickets answers zeros, a closed day the tickets sold before it closed. For viewers and up; never for anonymous callers.
+         */
+        get: operations["getMuseumAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/museum-hours/weekly": {
         parameters: {
             query?: never;
@@ -371,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Buy museum tickets
-         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
+         * @description Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent purchases never sell more than the capacity. On a date with sessions (date items YYYY-MM-DDTHH:MM) an event ticket is for the session `ticketTime` names, within the event's capacityPerDate for that session. The ticket keeps the price paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).
          */
         post: operations["buyMuseumTickets"];
         delete?: never;
@@ -431,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Check a ticket in at the door
-         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. No body.
+         * @description The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a 200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one succeeds. A ticket with a `ticketTime` (a slot, an event session) is admitted from ENTRY_EARLY_MINUTES before it until the day's close (general) or the session's end (an event with durationMinutes), else until the day's end. No body.
          */
         post: operations["checkInTicket"];
         delete?: never;
@@ -718,6 +758,28 @@ export interface components {
              */
             ticketsAvailable: number | null;
         };
+        DateAttendanceResponse: {
+            /**
+             * @description The event's date item as stored (ISO items only: free text sells no ticket).
+             * @example 2026-12-24T14:00
+             */
+            date: string;
+            /**
+             * @description Tickets held for the item: active or checked in (the seats they take). A date item's are its date's; a session's its own and those of its date that name no time.
+             * @example 18
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 11
+             */
+            checkedIn: number;
+            /**
+             * @description Tickets for the item that were cancelled (not counted in `sold`).
+             * @example 2
+             */
+            cancelled: number;
+        };
         UpdateSpecialEventDto: {
             /**
              * Format: uuid
@@ -927,6 +989,53 @@ export interface components {
              * @example 42
              */
             ticketsAvailable: number;
+        };
+        SlotAttendanceResponse: {
+            /**
+             * @description The slot's start, 24-hour `HH:MM` in the museum's time zone.
+             * @example 10:30
+             */
+            time: string;
+            /**
+             * @description General tickets held: active or checked in (the admissions they take).
+             * @example 40
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 31
+             */
+            checkedIn: number;
+            /**
+             * @description General tickets that were cancelled (not counted in `sold`).
+             * @example 1
+             */
+            cancelled: number;
+        };
+        DayAttendanceResponse: {
+            /**
+             * Format: date
+             * @description The date asked for.
+             * @example 2026-12-24
+             */
+            date: string;
+            /**
+             * @description General tickets held: active or checked in (the admissions they take). Of the whole day, every slot included.
+             * @example 120
+             */
+            sold: number;
+            /**
+             * @description Of `sold`, the tickets checked in at the door.
+             * @example 87
+             */
+            checkedIn: number;
+            /**
+             * @description General tickets that were cancelled (not counted in `sold`).
+             * @example 3
+             */
+            cancelled: number;
+            /** @description Present when the day has time slots: each slot of the day's hours in time order, none sold included, and any other start that tickets were sold for (before the hours changed). Tickets of the whole day count in the day's figures only. */
+            slots?: components["schemas"]["SlotAttendanceResponse"][];
         };
         WeeklyHoursDto: {
             /** @description The hours on Mondays, or null: closed. */
@@ -1222,7 +1331,7 @@ export interface components {
              */
             email?: string;
             /**
-             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. Not taken for an event ticket.
+             * @description The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, refused. For an event ticket, the session: one of the event's date items `YYYY-MM-DDTHH:MM` on `ticketDate`; required when the event has several sessions that day, optional when it has one (the ticket takes its time), refused when it has none.
              * @example 10:30
              */
             ticketTime?: string;
@@ -1251,7 +1360,7 @@ export interface components {
              */
             ticketDate: string;
             /**
-             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.
              * @example 10:30
              */
             ticketTime?: string;
@@ -1282,7 +1391,7 @@ export interface components {
             /** Format: date */
             ticketDate: string;
             /**
-             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.
              * @example 10:30
              */
             ticketTime?: string;
@@ -2207,7 +2316,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date that active tickets are sold for; the detail names the dates (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
+             * @description The capacity given is below the tickets already sold. The capacityPerDate given is below the tickets already sold on one of the dates; the detail names it. The new `dates` leave out a date, or move or remove a session (a date item `YYYY-MM-DDTHH:MM` no longer written as it was), that active tickets are sold for; the detail names them (`urn:museum:problem:dates-have-tickets`). The stored event is unchanged.
              *
              *     A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              */
@@ -2379,6 +2488,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DateAvailabilityResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No special event has this eventId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No special event with eventId dad4bce8-f5cb-4078-a211-995864315e39.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getSpecialEventAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Letter case does not matter. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event's dates and their tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DateAttendanceResponse"][];
                 };
             };
             /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
@@ -4100,6 +4352,131 @@ export interface operations {
             };
         };
     };
+    getMuseumAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The date, YYYY-MM-DD. */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayAttendanceResponse"][];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
     getWeeklyMuseumHours: {
         parameters: {
             query?: never;
@@ -5318,7 +5695,7 @@ export interface operations {
             /**
              * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
              *
-             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date is sold out (its capacityPerDate) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             *     The event is sold out (`urn:museum:problem:sold-out`). The event's date, or the session on it, is sold out (its capacityPerDate, which bounds each session by itself) (`urn:museum:problem:sold-out`). General admission is sold out that day (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
              */
             409: {
                 headers: {
@@ -5860,7 +6237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +6621,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
                 };
             };
-            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
+            /** @description The ticket was checked in already; the detail says when (`urn:museum:problem:ticket-already-checked-in`). The ticket is for another day than today in the museum time zone (`urn:museum:problem:ticket-not-for-today`). The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when (`urn:museum:problem:ticket-too-early`). The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when (`urn:museum:problem:ticket-entry-closed`). The ticket was cancelled (at the box office, or its event was deleted) (`urn:museum:problem:ticket-cancelled`). */
             409: {
                 headers: {
                     [name: string]: unknown;

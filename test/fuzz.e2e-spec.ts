@@ -1668,9 +1668,10 @@ describe(`fuzzing /special-events (seed ${SEED}, ${REQUESTS} requests)`, () => {
 
   // Every test starts from the same table: the seed events, nothing else.
   beforeEach(async () => {
-    // The date index (special_event_dates) is cleared with the events: a cleared events table under
-    // a full index would make every seeded create meet its old index rows.
+    // The date index (special_event_dates) and the sessions' seats are cleared with the events: a
+    // cleared events table under full ones would make every seeded create meet its old rows.
     await t.app.get(DataSource).query('DELETE FROM special_event_dates');
+    await t.app.get(DataSource).query('DELETE FROM special_event_sessions');
     await repo.clear();
     // The date index goes with the events (the service writes both in one transaction).
     await repo.manager.clear(SpecialEventDate);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, validEvent } from './helpers/problem-assertions.js';
 import { AUTH, useTestApp } from './helpers/test-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/chromium.js';
+import { SUITE_NOW, suiteDate, useMuseumClock } from './helpers/clock.js';
 import { hoursPath, setWeeklyHours } from './museum-hours/api.js';
 import { buyTicket } from './tickets/api.js';
 
@@ -31,7 +32,8 @@ const TYPES: Record<string, string> = {
 
 /**
  * The example's files, served from 127.0.0.1 on a port of their own, with config.js written as a
- * deployment writes it: the API's address, read when the page asks (the app starts later).
+ * deployment writes it: the API's address (read when the page asks: the app starts later) and the
+ * museum's time zone.
  */
 async function startSiteServer(apiBase: () => string): Promise<{ server: Server; origin: string }> {
   const files = new Map<string, Buffer>();
@@ -40,7 +42,10 @@ async function startSiteServer(apiBase: () => string): Promise<{ server: Server;
     const path = new URL(req.url ?? '/', 'http://site').pathname;
     const file =
       path === '/config.js'
-        ? Buffer.from(`window.MUSEUM_API_BASE = ${JSON.stringify(apiBase())};\n`)
+        ? Buffer.from(
+            `window.MUSEUM_API_BASE = ${JSON.stringify(apiBase())};\n` +
+              `window.MUSEUM_TIME_ZONE = ${JSON.stringify(MUSEUM_ZONE)};\n`,
+          )
         : files.get(path === '/' ? '/index.html' : path);
     if (file === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
@@ -56,13 +61,12 @@ async function startSiteServer(apiBase: () => string): Promise<{ server: Server;
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** YYYY-MM-DD, `days` after today (the machine's time zone, as the page's). */
-function dayFromToday(days: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + days);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+/**
+ * The museum's zone, and a visitor's far from it: at SUITE_NOW (10:00 UTC) it is already the next
+ * day in Kiritimati (UTC+14), so a page that took "today" from the visitor would skip a day.
+ */
+const MUSEUM_ZONE = 'Europe/Paris';
+const VISITOR_ZONE = 'Pacific/Kiritimati';
 
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const REQUIRED = process.env.BROWSER_TEST_REQUIRED === '1';
@@ -86,7 +90,8 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
   });
 
   // Public read on, and no CORS_ORIGINS: the site's origin is let in by public read alone.
-  const t = useTestApp({ PUBLIC_READ: 'true' });
+  const t = useTestApp({ PUBLIC_READ: 'true', MUSEUM_TIME_ZONE: MUSEUM_ZONE });
+  useMuseumClock(t);
 
   beforeAll(async () => {
     userDataDir = await mkdtemp(join(tmpdir(), 'website-e2e-'));
@@ -94,6 +99,7 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       executablePath: CHROMIUM,
       headless: true,
       args: CHROMIUM_ARGS,
+      timezoneId: VISITOR_ZONE,
       timeout: 60_000,
     });
     context.setDefaultTimeout(30_000);
@@ -127,14 +133,14 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       sunday: week,
     });
     expectStatus(hours, 200);
-    const tour = validEvent({ name: 'Dinosaur night tour', dates: [dayFromToday(10), dayFromToday(12)], capacity: 30 });
+    const tour = validEvent({ name: 'Dinosaur night tour', dates: [suiteDate(10), suiteDate(12)], capacity: 30 });
     // A session: the museum's local time, shown as written, with its end from the duration.
     const talk = validEvent({
       name: 'Curator talk: Roman glass',
-      dates: [`${dayFromToday(11)}T18:30`],
+      dates: [`${suiteDate(11)}T18:30`],
       durationMinutes: 60,
     });
-    const past = validEvent({ name: 'Already over', dates: [dayFromToday(-30)] });
+    const past = validEvent({ name: 'Already over', dates: [suiteDate(-30)] });
     for (const event of [tour, talk, past]) {
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(event), 201);
     }
@@ -142,13 +148,15 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       const ticket = await buyTicket(t.baseUrl, {
         ticketType: 'event',
         eventId: tour.eventId,
-        ticketDate: dayFromToday(10),
+        ticketDate: suiteDate(10),
         email: 'v@example.org',
       });
       expectStatus(ticket, 201);
     }
 
     const page = await context.newPage();
+    // The visitor's clock reads the suite's instant too (its own zone's date is the next day).
+    await page.clock.setFixedTime(SUITE_NOW);
     const apiRequests: { url: string; headers: Record<string, string> }[] = [];
     page.on('request', (sent) => {
       if (sent.url().startsWith(t.baseUrl)) {
@@ -185,9 +193,9 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       })),
     );
     expect(days).toHaveLength(7);
-    expect(days[0].date).toBe(dayFromToday(0));
+    expect(days[0].date).toBe(suiteDate(0));
     for (const day of days) {
-      expect(day.time).toBe(new Date(`${day.date}T12:00:00`).getDay() === 4 ? '10:00–21:00' : '10:00–18:00');
+      expect(day.time).toBe(new Date(`${day.date}T12:00:00Z`).getUTCDay() === 4 ? '10:00–21:00' : '10:00–18:00');
     }
     expect(await page.locator('#events-status').textContent()).toBe('');
     expect(failures).toEqual([]);
@@ -204,11 +212,11 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
   });
 
   it('takes the API address from config.js only: an ?api=… on the link changes nothing', async () => {
-    const real = validEvent({ name: 'Mosaic workshop', dates: [dayFromToday(5)] });
+    const real = validEvent({ name: 'Mosaic workshop', dates: [suiteDate(5)] });
     expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(real), 201);
     // A decoy API that would list a forged notice under the museum's name, and counts its visitors.
     let decoyRequests = 0;
-    const forged = [{ eventId: 'x', name: 'ALL EVENTS CANCELLED', dates: [dayFromToday(1)], ticketsAvailable: null }];
+    const forged = [{ eventId: 'x', name: 'ALL EVENTS CANCELLED', dates: [suiteDate(1)], ticketsAvailable: null }];
     const decoy = createServer((_req, res) => {
       decoyRequests++;
       res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
@@ -220,6 +228,7 @@ describe.runIf(HAVE_CHROMIUM)('the example website (Chromium)', () => {
       const dataUrl = `data:application/json,${encodeURIComponent(JSON.stringify(forged))}#`;
       for (const api of [decoyOrigin, dataUrl]) {
         const page = await context.newPage();
+        await page.clock.setFixedTime(SUITE_NOW);
         // Routed requests skip the browser's cache, which holds the earlier test's lists.
         await page.route(`${t.baseUrl}/**`, (route) => route.continue());
         const apiHosts: string[] = [];

@@ -9,6 +9,7 @@ import { MUSEUM_HOURS } from './museum-hours.js';
 import { PRICE_CATEGORIES } from './price-categories.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
+import { TICKET_SEARCH } from './ticket-search.js';
 import { TICKETS } from './tickets.js';
 import { TIME_SLOTS } from './time-slots.js';
 import { WEBHOOKS } from './webhooks.js';
@@ -18,6 +19,7 @@ import type { Alternation, BenchModule } from './workload.js';
 const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
+  TICKET_SEARCH,
   MUSEUM_HOURS,
   TIME_SLOTS,
   PRICE_CATEGORIES,

@@ -15,11 +15,19 @@
     return String(window.MUSEUM_API_BASE || '').replace(/\/+$/, '');
   }
 
-  /** Today as YYYY-MM-DD in the visitor's time zone. */
+  /**
+   * Today as YYYY-MM-DD at the museum (config.js's MUSEUM_TIME_ZONE), not in the visitor's zone:
+   * a visitor abroad sees what is on at the museum today. Without a valid zone, the visitor's.
+   */
   function today() {
     const now = new Date();
-    const pad = (value) => String(value).padStart(2, '0');
-    return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    try {
+      // en-CA writes dates as YYYY-MM-DD.
+      return new Intl.DateTimeFormat('en-CA', { timeZone: window.MUSEUM_TIME_ZONE || undefined }).format(now);
+    } catch {
+      const pad = (value) => String(value).padStart(2, '0');
+      return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    }
   }
 
   /** A GET of the public API: no credentials of any kind, and a clear message on failure. */

@@ -48,11 +48,18 @@ export class Capacity {
    * Gives one place of the pool's row `key` back, only when `guard` (the conditional UPDATE that
    * cancels what held the place) changes a row, in one transaction: true, or false (nothing
    * changed). Of two cancels of one ticket the database lets one guard through, so one place comes
-   * back. A pool with turns gives back in the row's turn, as it takes.
+   * back. A pool with turns gives back in the row's turn, as it takes. `also`: what gives the same
+   * place back to the other bounds it was taken from (an event's date or session, a day's slot),
+   * after the pool's row, as a take writes them.
    */
-  async giveBack(pool: CapacityPool, key: string, guard: SqlStatement): Promise<boolean> {
+  async giveBack(
+    pool: CapacityPool,
+    key: string,
+    guard: SqlStatement,
+    also: readonly SqlStatement[] = [],
+  ): Promise<boolean> {
     const give = { sql: givePlaceSql(pool), parameters: [key] };
-    const run = async () => (await this.sql.transactionIf(guard, [give])) !== null;
+    const run = async () => (await this.sql.transactionIf(guard, [give, ...also])) !== null;
     return pool.turns ? this.inTurn(pool, key, run) : run();
   }
 

@@ -29,7 +29,7 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.clientIpv6Prefix).toBe(64);
     expect(config.metricsEnabled).toBe(true);
-    expect(config.museum).toEqual({ timeZone: 'UTC', generalAdmissionPrice: 25 });
+    expect(config.museum).toEqual({ timeZone: 'UTC', generalAdmissionPrice: 25, entryEarlyMinutes: 15 });
     expect(config.shutdownGraceSeconds).toBe(10);
     expect(config.headersTimeoutMs).toBe(20_000);
     expect(config.auth.hashConcurrency).toBe(2);
@@ -259,6 +259,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ GENERAL_ADMISSION_PRICE: '0' }).museum.generalAdmissionPrice).toBe(0);
     for (const bad of ['-1', '1.234', 'free', '1e3']) {
       expect(configErrorOf({ GENERAL_ADMISSION_PRICE: bad }).variable).toBe('GENERAL_ADMISSION_PRICE');
+    }
+  });
+
+  it('reads ENTRY_EARLY_MINUTES as whole minutes from 0 to 720, 15 by default', () => {
+    expect(loadConfig({}).museum.entryEarlyMinutes).toBe(15);
+    expect(loadConfig({ ENTRY_EARLY_MINUTES: '0' }).museum.entryEarlyMinutes).toBe(0);
+    expect(loadConfig({ ENTRY_EARLY_MINUTES: '720' }).museum.entryEarlyMinutes).toBe(720);
+    for (const bad of ['-1', '721', '1.5', 'soon']) {
+      expect(configErrorOf({ ENTRY_EARLY_MINUTES: bad }).variable).toBe('ENTRY_EARLY_MINUTES');
     }
   });
 

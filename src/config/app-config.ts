@@ -74,6 +74,11 @@ export interface MuseumConfig {
   readonly timeZone: string;
   /** What a general-admission ticket costs (the Museum API's price units, as an event's price). */
   readonly generalAdmissionPrice: number;
+  /**
+   * How long before its time a timed ticket (a general slot, an event session) is admitted at
+   * the door: visitors queue before the hour, and a door that opens on the minute makes a crowd.
+   */
+  readonly entryEarlyMinutes: number;
 }
 
 /** Anonymous reads of what a museum shows its visitors (docs/api.md, Public read). */
@@ -186,6 +191,7 @@ export function loadConfig(env: Env): AppConfig {
     museum: {
       timeZone: timeZone(env, 'MUSEUM_TIME_ZONE', 'UTC'),
       generalAdmissionPrice: price(env, 'GENERAL_ADMISSION_PRICE', 25),
+      entryEarlyMinutes: integer(env, 'ENTRY_EARLY_MINUTES', 15, 0, 720),
     },
     publicRead: {
       enabled: boolean(env, 'PUBLIC_READ', false),

@@ -1,4 +1,4 @@
-import { eventDays, sessionOf, sessionStart, sessionTimeProblem } from './event-sessions.js';
+import { eventDays, sessionChoice, sessionOf, sessionStart, sessionTimeProblem } from './event-sessions.js';
 
 describe('sessionOf', () => {
   it.each([
@@ -66,5 +66,27 @@ describe('sessionStart', () => {
     // Europe/Amsterdam: clocks go back at 03:00 on 2026-10-25, forward at 02:00 on 2026-03-29.
     expect(at('2026-10-25', '02:30', 'Europe/Amsterdam')).toBe('2026-10-25T00:30:00.000Z');
     expect(at('2026-03-29', '02:30', 'Europe/Amsterdam')).toBe('2026-03-29T01:30:00.000Z');
+  });
+});
+
+describe('sessionChoice', () => {
+  const dates = ['2031-03-05T18:00', '2031-03-05T14:00', '2031-03-06T10:00', '2031-03-07', '2031-03-06'];
+
+  it("chooses the session at the time, or a date's only one; a date without sessions is all day", () => {
+    expect(sessionChoice(dates, '2031-03-05', '18:00')).toEqual({
+      kind: 'session',
+      session: { date: '2031-03-05', time: '18:00' },
+      item: '2031-03-05T18:00',
+    });
+    // The all-day item of 2031-03-06 sells nothing of its own beside its session.
+    expect(sessionChoice(dates, '2031-03-06', undefined)).toMatchObject({ kind: 'session', item: '2031-03-06T10:00' });
+    expect(sessionChoice(dates, '2031-03-07', undefined)).toEqual({ kind: 'all-day' });
+  });
+
+  it('needs a time among several, and refuses a time that is no session (naming the times)', () => {
+    expect(sessionChoice(dates, '2031-03-05', undefined)).toEqual({ kind: 'time-required', times: ['14:00', '18:00'] });
+    expect(sessionChoice(dates, '2031-03-05', '15:00')).toEqual({ kind: 'unknown-time', times: ['14:00', '18:00'] });
+    expect(sessionChoice(dates, '2031-03-06', '10:30')).toEqual({ kind: 'unknown-time', times: ['10:00'] });
+    expect(sessionChoice(dates, '2031-03-07', '10:00')).toEqual({ kind: 'unknown-time', times: [] });
   });
 });

@@ -106,3 +106,47 @@ export function sessionStart(session: Session, timeZone: string): number {
   );
   return valid.length === 0 ? wall - before : Math.min(...valid);
 }
+
+/** The session items of `dates` (an event's date items), once each, in stored order: the keys of its session seats. */
+export function sessionItems(dates: readonly string[]): string[] {
+  const items = new Set<string>();
+  for (const item of dates) if (sessionOf(item) !== null) items.add(item);
+  return [...items];
+}
+
+/** Whether `item` has the session form's length and `T`: cheaper than SESSION, and never false for a session. */
+const mayBeSession = (item: string): boolean => item.length === 16 && item.charCodeAt(10) === 84;
+
+/** eventDays' answers by array: an event's `dates` array is never changed once made, and every sale asks. */
+const daysOf = new WeakMap<readonly string[], EventDays>();
+
+/** Which of an event's date items a ticket for one date (and maybe a time) is for (sessionChoice). */
+export type SessionChoice =
+  | { readonly kind: 'all-day' }
+  | { readonly kind: 'session'; readonly session: Session; readonly item: string }
+  | { readonly kind: 'time-required'; readonly times: readonly string[] }
+  | { readonly kind: 'unknown-time'; readonly times: readonly string[] };
+
+/**
+ * What a ticket for `date` (one of the event's ISO dates) at `time` (`HH:MM`, or undefined) is
+ * for. On a date with sessions, a session: the one at `time`; without a time, the only one
+ * (`time-required` when there are several); a time that is none of them is `unknown-time`. On a
+ * date without sessions, the date itself, all day, and any time is `unknown-time` (no times).
+ * Other ISO items of a date with sessions sell nothing of their own: its tickets are for its
+ * sessions.
+ */
+export function sessionChoice(dates: readonly string[], date: string, time: string | undefined): SessionChoice {
+  // Most events have no session: a sale of theirs looks no further than each item's shape.
+  if (time === undefined && !dates.some(mayBeSession)) return { kind: 'all-day' };
+  let days = daysOf.get(dates);
+  if (days === undefined) {
+    days = eventDays(dates);
+    daysOf.set(dates, days);
+  }
+  const times = days.sessions.get(date) ?? [];
+  if (times.length === 0) return time === undefined ? { kind: 'all-day' } : { kind: 'unknown-time', times };
+  const chosen = time ?? (times.length === 1 ? times[0] : undefined);
+  if (chosen === undefined) return { kind: 'time-required', times };
+  if (!times.includes(chosen)) return { kind: 'unknown-time', times };
+  return { kind: 'session', session: { date, time: chosen }, item: `${date}T${chosen}` };
+}

@@ -7,6 +7,7 @@ import { AnonymousRead, answeredNotModified, PublicRead, publicCacheControl } fr
 import type { AppConfig } from '../config/app-config.js';
 import { InjectConfig } from '../config/config.module.js';
 import { validationProblem } from '../common/problem/problem.js';
+import { DayAttendance, type DayAttendanceAnswer } from './day-attendance.js';
 import { type DayHoursDto, slotGridOf } from './dto/day-hours.dto.js';
 import { exceptionOf, HoursDateParams, HoursExceptionDto, HoursExceptionResponse } from './dto/hours-exception.dto.js';
 import { HOURS_LIMIT, MuseumHoursQuery } from './dto/museum-hours-query.dto.js';
@@ -16,6 +17,7 @@ import { MuseumHoursService, type OpenDay, type Week } from './museum-hours.serv
 import { type Slot, TimeSlotsService } from './time-slots.service.js';
 import {
   ApiDeleteMuseumHoursException,
+  ApiGetMuseumAttendance,
   ApiGetMuseumHours,
   ApiGetMuseumSlots,
   ApiGetWeeklyMuseumHours,
@@ -82,6 +84,7 @@ export class MuseumHoursController {
   constructor(
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
+    private readonly attendance: DayAttendance,
     @InjectConfig() config: AppConfig,
   ) {
     this.publicCache = publicCacheControl(config.publicRead);
@@ -119,6 +122,14 @@ export class MuseumHoursController {
     const slots: Slot[] = await this.slots.list(date);
     if (anonymous) this.sendPublic(request, response, JSON.stringify(slots));
     else response.json(slots);
+  }
+
+  /** Not a public read: what was sold and who came are for staff. */
+  @Get(':date/attendance')
+  @RequiresRole('viewer')
+  @ApiGetMuseumAttendance()
+  async attendanceOf(@Param() { date }: HoursDateParams): Promise<DayAttendanceAnswer[]> {
+    return [await this.attendance.of(date)];
   }
 
   /** A short public answer: its JSON is the cheapest exact validator (every sale changes it). */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
+import { DayAttendance } from './day-attendance.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
 import { MuseumHoursService } from './museum-hours.service.js';
@@ -13,13 +14,14 @@ import { TimeSlotsService } from './time-slots.service.js';
  * Opening hours and the general admissions sold per date (docs/api.md, Museum hours), in tables
  * of its own; a day's admissions are a capacity pool (DAY_ADMISSIONS, in MuseumHoursRepository). Exports MuseumHoursService:
  * other modules (tickets) sell general admission through its admitGeneral, or TimeSlotsService.admit on
- * a day with time slots, never the tables.
+ * a day with time slots, never the tables; the module that sells them counts a day's tickets for
+ * GET /museum-hours/{date}/attendance through DayAttendance.
  */
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository],
-  exports: [MuseumHoursService, TimeSlotsService],
+  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository, DayAttendance],
+  exports: [MuseumHoursService, TimeSlotsService, DayAttendance],
 })
 export class MuseumHoursModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {

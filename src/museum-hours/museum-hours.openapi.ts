@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../common/problem/api-problem-responses.js';
+import { DayAttendanceResponse } from './dto/day-attendance-response.dto.js';
 import { HoursExceptionDto, HoursExceptionResponse } from './dto/hours-exception.dto.js';
 import { MuseumDailyHoursResponse } from './dto/museum-hours-query.dto.js';
 import { SlotResponse } from './dto/slot-response.dto.js';
@@ -99,4 +100,19 @@ export const ApiGetMuseumSlots = (): MethodDecorator =>
     }),
     ApiOkResponse({ description: "The day's slots, in time order.", type: SlotResponse, isArray: true }),
     ApiProblemResponses(400, 401, MUSEUM_HOURS_PROBLEMS.response(['closed-day']), 429, 431, 503),
+  );
+
+export const ApiGetMuseumAttendance = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      operationId: 'getMuseumAttendance',
+      summary: "Get a day's general-admission attendance",
+      description:
+        "A list of one: the date's general tickets, `sold` (held: active or checked in), `checkedIn` (of those, " +
+        'scanned at the door) and `cancelled`, with `slots` (the same per slot start) when the day has time slots. ' +
+        'Any date may be asked: a day without tickets answers zeros, a closed day the tickets sold before it closed. ' +
+        'For viewers and up; never for anonymous callers.',
+    }),
+    ApiOkResponse({ description: "The day's tickets.", type: DayAttendanceResponse, isArray: true }),
+    ApiProblemResponses(400, 401, 429, 431, 503),
   );

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { expectReviewedSql } from '../../test/helpers/reviewed-sql.js';
 import { takePlaceSql } from '../capacity/capacity-pool.js';
-import { ADMISSION_DAY_SQL, DAY_ADMISSIONS, SLOTTED_DAY_ADMISSIONS } from './museum-hours.repository.js';
+import { ADMISSION_DAY_SQL, DAY_ADMISSIONS, GIVE_SLOT_SQL, SLOTTED_DAY_ADMISSIONS } from './museum-hours.repository.js';
 import { SLOT_DAY_SQL, SLOTS_SOLD_SQL, TAKE_SLOT_SQL } from './time-slots.repository.js';
 
 describe('the SQL of a day’s general admissions', () => {
@@ -17,6 +17,7 @@ describe('the SQL of a day’s general admissions', () => {
       { name: "then take the slot's place, in the same transaction", sql: TAKE_SLOT_SQL },
       { name: "a slotted sale's look at the day: its hours, tickets sold, the slot's", sql: SLOT_DAY_SQL },
       { name: 'the tickets sold per slot of a day', sql: SLOTS_SOLD_SQL },
+      { name: "a cancelled ticket's slot place given back, with the day's", sql: GIVE_SLOT_SQL },
     ]);
   });
 });

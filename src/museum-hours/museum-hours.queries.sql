@@ -70,3 +70,10 @@ SELECT e.day AS exception_day, e.closed AS exception_closed, e.time_open AS exce
 SELECT slot_time, sold
   FROM museum_slot_admissions
   WHERE day = ?;
+
+-- a cancelled ticket's slot place given back, with the day's
+UPDATE museum_slot_admissions
+  SET sold = sold - 1
+  WHERE day = ?
+  AND slot_time = ?
+  AND sold > 0;

@@ -168,6 +168,10 @@ export const ADMISSION_DAY_SQL =
 /** Times the date's admissions row is made again when its insert was rolled back (a Galera conflict). */
 const ENSURE_ATTEMPTS = 5;
 
+/** A slot's place given back (a cancelled ticket). Parameters: the date, the slot's time. */
+export const GIVE_SLOT_SQL =
+  'UPDATE museum_slot_admissions SET sold = sold - 1 WHERE day = ? AND slot_time = ? AND sold > 0';
+
 /** The opening hours: the regular week, the per-date exceptions, and the sales they are checked against. */
 @Injectable()
 export class MuseumHoursRepository {
@@ -287,11 +291,12 @@ export class MuseumHoursRepository {
   }
 
   /**
-   * Gives one general admission of `date` back when `cancel` changes a row, in one transaction:
-   * whether it did.
+   * Gives one general admission of `date` back when `cancel` changes a row, in one transaction,
+   * and the place of its slot at `time` with it (null: a ticket of the whole day): whether it did.
    */
-  giveAdmission(date: string, cancel: SqlStatement): Promise<boolean> {
-    return this.capacity.giveBack(DAY_ADMISSIONS, date, cancel);
+  giveAdmission(date: string, cancel: SqlStatement, time: string | null = null): Promise<boolean> {
+    const slot = time === null ? [] : [{ sql: GIVE_SLOT_SQL, parameters: [date, time] }];
+    return this.capacity.giveBack(DAY_ADMISSIONS, date, cancel, slot);
   }
 
   /** In one query: whether the museum is open on `date` (its exception, else its weekday), its capacity, the tickets sold. */

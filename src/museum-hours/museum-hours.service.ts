@@ -173,9 +173,10 @@ export class MuseumHoursService {
 
   /**
    * Runs `cancel` (a general ticket's conditional UPDATE) and, only when it changed a row, gives
-   * one admission of `date` back in the same transaction, so it can be sold again: whether it ran.
+   * one admission of `date` back in the same transaction (and one of its slot at `time`), so it can
+   * be sold again: whether it ran.
    */
-  returnGeneral(date: string, cancel: SqlStatement): Promise<boolean> {
-    return this.hours.giveAdmission(date, cancel);
+  returnGeneral(date: string, cancel: SqlStatement, time: string | null = null): Promise<boolean> {
+    return this.hours.giveAdmission(date, cancel, time);
   }
 }

@@ -58,6 +58,11 @@ export class TimeSlotsService {
     return slotsWithRoom(day.hours, day.sold ?? 0, await this.slots.soldPerSlot(date));
   }
 
+  /** The hours of `date` as they are now (the week's, or its exception's), or null when the museum is closed then. */
+  async hoursOn(date: string): Promise<DayHours | null> {
+    return (await this.slots.day(date, '')).hours;
+  }
+
   /**
    * Takes one general admission for `date` at `time` (`HH:MM`, undefined: none given) and runs
    * `joined` in the same transaction, only when admitted. On a day with slots `time` must be one

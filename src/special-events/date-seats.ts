@@ -1,11 +1,25 @@
 import { isFull, placesLeft } from '../capacity/capacity-pool.js';
-import { isoDatePart } from '../domain/calendar-dates.js';
+import { indexedDates, isoDatePart } from '../domain/calendar-dates.js';
+import { sessionItems, sessionOf } from '../domain/event-sessions.js';
 import type { SpecialEvent } from './special-event.entity.js';
 
 /*
- * Seats per date: an event's capacityPerDate bounds the tickets of each of its ISO dates (the
- * sessions of one date share that date's seats), as well as its capacity over all dates.
+ * Seats per date: an event's capacityPerDate bounds the tickets of each of its date items, as well
+ * as its capacity over all dates. A session (`YYYY-MM-DDTHH:MM`) has seats of its own, so two
+ * sessions on one day are bounded separately; the other ISO items of one date (a bare date, a
+ * date-time with an offset) share that date's seats. The seats are counted under a key: the
+ * session item itself, or the date `YYYY-MM-DD`.
  */
+
+/** The key an item's seats are counted under: the session as written, else its ISO date (null: free text). */
+export function seatKeyOf(item: string): string | null {
+  return sessionOf(item) === null ? isoDatePart(item) : item;
+}
+
+/** Every seat key of an event's date items: its ISO dates, then its sessions. */
+export function seatKeys(dates: readonly string[]): string[] {
+  return [...indexedDates(dates), ...sessionItems(dates)];
+}
 
 /** One date item's seats, as GET /special-events/{eventId}/availability answers them. */
 export interface DateAvailability {
@@ -18,17 +32,17 @@ export interface DateAvailability {
 
 /**
  * Each ISO date item of the event, in stored order and once each (free text sells no ticket), with
- * the tickets sold on its date (`sold`, by `YYYY-MM-DD`; absent: none) and what is left of them.
+ * the tickets sold under its seat key (`sold`; absent: none) and what is left of them.
  */
 export function availabilityOf(event: SpecialEvent, sold: ReadonlyMap<string, number>): DateAvailability[] {
   const eventLeft = placesLeft(event.capacity, event.ticketsSold);
   const seen = new Set<string>();
   const answer: DateAvailability[] = [];
   for (const item of event.dates) {
-    const date = isoDatePart(item);
-    if (date === null || seen.has(item)) continue;
+    const key = seatKeyOf(item);
+    if (key === null || seen.has(item)) continue;
     seen.add(item);
-    const ticketsSold = sold.get(date) ?? 0;
+    const ticketsSold = sold.get(key) ?? 0;
     const dateLeft = placesLeft(event.capacityPerDate, ticketsSold);
     const left = [eventLeft, dateLeft].filter((value) => value !== undefined);
     answer.push({ date: item, ticketsSold, ticketsAvailable: left.length === 0 ? null : Math.min(...left) });
@@ -42,8 +56,8 @@ export function publicAvailability(dates: readonly DateAvailability[]): DateAvai
 }
 
 /**
- * The first of `dates` (ISO dates, ascending) whose tickets sold exceed `capacityPerDate`, with
- * them, or null (also without a limit): a limit below them is refused.
+ * The first of `dates` (seat keys: ISO dates, sessions) whose tickets sold exceed `capacityPerDate`,
+ * with them, or null (also without a limit): a limit below them is refused.
  */
 export function dateOverLimit(
   dates: readonly string[],

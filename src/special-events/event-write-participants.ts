@@ -32,6 +32,12 @@ export interface EventWriteParticipant {
    * in between makes it read again.
    */
   datesInUse?(eventId: string, dates: readonly string[]): Promise<readonly string[]>;
+
+  /**
+   * Of an event's sessions (date items `YYYY-MM-DDTHH:MM`), those this module still holds something
+   * for (tickets sold for that session): an update may not move or remove them. Read as datesInUse.
+   */
+  sessionsInUse?(eventId: string, sessions: readonly string[]): Promise<readonly string[]>;
 }
 
 const NONE: readonly SqlStatement[] = [];
@@ -54,6 +60,15 @@ export class EventWriteParticipants {
     if (dates.length === 0) return [];
     const answers = await Promise.all(
       this.participants.map((participant) => participant.datesInUse?.(eventId, dates) ?? Promise.resolve([])),
+    );
+    return [...new Set(answers.flat())].sort();
+  }
+
+  /** The sessions of `sessions` that any participant holds something for, ascending (none: empty). */
+  async sessionsInUse(eventId: string, sessions: readonly string[]): Promise<string[]> {
+    if (sessions.length === 0) return [];
+    const answers = await Promise.all(
+      this.participants.map((participant) => participant.sessionsInUse?.(eventId, sessions) ?? Promise.resolve([])),
     );
     return [...new Set(answers.flat())].sort();
   }

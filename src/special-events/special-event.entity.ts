@@ -99,3 +99,21 @@ export class SpecialEventDate {
   @Column({ name: 'tickets_sold', type: 'integer', default: 0 })
   ticketsSold: number;
 }
+
+/**
+ * One session of one event (domain/event-sessions.ts): a date item written `YYYY-MM-DDTHH:MM`,
+ * kept as written. Its tickets_sold is the row a session's sale takes its seat from (capacityPerDate
+ * bounds each session by itself), as a date's row is for the tickets of an all-day date. Written in
+ * the same transaction as the event: an update keeps the rows of the sessions it keeps.
+ */
+@Entity({ name: 'special_event_sessions', withoutRowid: true })
+export class SpecialEventSession {
+  @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 36 })
+  eventId: string;
+
+  @PrimaryColumn({ name: 'session', type: 'varchar', length: 16 })
+  session: string;
+
+  @Column({ name: 'tickets_sold', type: 'integer', default: 0 })
+  ticketsSold: number;
+}

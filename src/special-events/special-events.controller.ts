@@ -30,6 +30,8 @@ import { EventIdParams } from './dto/event-id-params.dto.js';
 import { ListSpecialEventsQuery } from './dto/list-special-events-query.dto.js';
 import { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
+import { EventAttendance, type DateAttendance } from './event-attendance.js';
+import { ApiGetSpecialEventAttendance } from './event-attendance.openapi.js';
 import { EventIdUnchangedGuard } from './event-id-unchanged.guard.js';
 import { PublicEntityTags } from './public-entity-tags.js';
 import {
@@ -50,6 +52,7 @@ export class SpecialEventsController {
   constructor(
     private readonly events: SpecialEventsService,
     private readonly publicTags: PublicEntityTags,
+    private readonly attendance: EventAttendance,
     @InjectConfig() config: AppConfig,
   ) {
     this.publicCache = publicCacheControl(config.publicRead);
@@ -133,6 +136,14 @@ export class SpecialEventsController {
     // Tagged by what it shows (every sale changes it): a revalidation that finds it unchanged is a 304.
     const etag = `"a${hash('sha256', JSON.stringify(shown), 'base64url').slice(0, 22)}"`;
     if (!answeredNotModified(request, response, this.publicCache, etag)) response.json(shown);
+  }
+
+  /** Not a public read: what was sold and who came are for staff. */
+  @Get(':eventId/attendance')
+  @RequiresRole('viewer')
+  @ApiGetSpecialEventAttendance()
+  attendanceOf(@Param() { eventId }: EventIdParams): Promise<DateAttendance[]> {
+    return this.attendance.of(eventId);
   }
 
   @Patch(':eventId')

@@ -13,6 +13,8 @@ import { EventCapacityPerDate1764700048200 as MysqlEventCapacityPerDate } from '
 import { EventCapacityPerDate1764700048200 as SqliteEventCapacityPerDate } from './migrations/sqlite/1764700048200-event-capacity-per-date.js';
 import { EventPrices1795849311301 as MysqlEventPrices } from './migrations/mysql/1795849311301-event-prices.js';
 import { EventPrices1795849311301 as SqliteEventPrices } from './migrations/sqlite/1795849311301-event-prices.js';
+import { EventSessions1795849324199 as MysqlEventSessions } from './migrations/mysql/1795849324199-event-sessions.js';
+import { EventSessions1795849324199 as SqliteEventSessions } from './migrations/sqlite/1795849324199-event-sessions.js';
 
 /**
  * The special events' tables, from the service's first schema on (which also created the users
@@ -29,6 +31,7 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     SqliteEventDuration,
     SqliteEventCapacityPerDate,
     SqliteEventPrices,
+    SqliteEventSessions,
   ],
   mysql: [
     MysqlInitialSchema,
@@ -38,5 +41,6 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     MysqlEventDuration,
     MysqlEventCapacityPerDate,
     MysqlEventPrices,
+    MysqlEventSessions,
   ],
 };

@@ -7,9 +7,10 @@ import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { PublicEntityTags } from './public-entity-tags.js';
+import { EventAttendance } from './event-attendance.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
-import { SpecialEvent, SpecialEventDate } from './special-event.entity.js';
+import { SpecialEvent, SpecialEventDate, SpecialEventSession } from './special-event.entity.js';
 import { SpecialEventsController } from './special-events.controller.js';
 import { SpecialEventsService } from './special-events.service.js';
 import { SpecialEventsRepository } from './special-events.repository.js';
@@ -20,11 +21,16 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   // The entities are registered for the tools and tests that read the tables through TypeORM;
   // the repository reads and writes through Sql.
-  imports: [TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate]), IdempotencyModule, CapacityModule],
+  imports: [
+    TypeOrmModule.forFeature([SpecialEvent, SpecialEventDate, SpecialEventSession]),
+    IdempotencyModule,
+    CapacityModule,
+  ],
   controllers: [SpecialEventsController],
   providers: [
     SpecialEventsService,
     EventWriteParticipants,
+    EventAttendance,
     CursorSigningKeys,
     PublicEntityTags,
     {
@@ -39,13 +45,14 @@ import { ResetRegistry } from '../database/reset-registry.js';
     },
   ],
   // What modules built on special events may use: the service's methods, a place in its writes'
-  // transactions (see EventWriteParticipants) and the keys that sign list cursors (a ticket
-  // search signs its cursors with them too); never the repository or the tables.
-  exports: [SpecialEventsService, EventWriteParticipants, CursorSigningKeys],
+  // transactions (see EventWriteParticipants), the place of the counter of its dates' tickets
+  // (EventAttendance) and the keys that sign list cursors (a ticket search signs its cursors
+  // with them too); never the repository or the tables.
+  exports: [SpecialEventsService, EventWriteParticipants, EventAttendance, CursorSigningKeys],
 })
 export class SpecialEventsModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {
-    reset.empties('special-events', ['special_events', 'special_event_dates']);
+    reset.empties('special-events', ['special_events', 'special_event_dates', 'special_event_sessions']);
     // The keys that sign list cursors are not data: a reset leaves them.
     reset.keeps('special-events', ['cursor_signing_keys']);
     problems.add(SPECIAL_EVENT_PROBLEMS.translate);

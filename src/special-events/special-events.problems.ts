@@ -59,7 +59,9 @@ export const SPECIAL_EVENT_PROBLEMS = new ProblemCatalog<SpecialEventReasons>('s
     detail: ({ dates }) =>
       `Tickets are sold for ${dates.join(', ')}, which this change would remove from the event's dates; ` +
       'keep those dates. Nothing was changed.',
-    when: 'The new `dates` leave out a date that active tickets are sold for; the detail names the dates.',
+    when:
+      'The new `dates` leave out a date, or move or remove a session (a date item `YYYY-MM-DDTHH:MM` no longer ' +
+      'written as it was), that active tickets are sold for; the detail names them.',
     example: { dates: ['2026-12-05'] },
   },
   busy: {

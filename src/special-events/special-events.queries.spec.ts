@@ -16,6 +16,7 @@ import {
   deleteEventsSql,
   EVENT_SEATS,
   FIND_SQL,
+  GIVE_DATE_SEAT_SQL,
   INSERT_DATES_SQL,
   insertDateRowsSql,
   insertEventsSql,
@@ -27,6 +28,16 @@ import {
   UPDATE_SQL,
   walkEndSql,
 } from './special-events.sql.js';
+import {
+  deleteSessionRows,
+  GIVE_SESSION_SEAT_SQL,
+  insertSessionRows,
+  keepSessionRows,
+  SESSION_SOLD_SQL,
+  SESSIONS_SOLD_SQL,
+  TAKE_SESSION_SEAT_SQL,
+} from './session-seats.sql.js';
+import { withDerivedColumns } from './special-events.service.js';
 
 const after = { key: '2030-01-01', eventId: 'e' };
 const range: ListQuery = { start: '2030-01-01', end: '2030-12-31', limit: 11 };
@@ -41,6 +52,19 @@ const LISTS: readonly [string, ListQuery, Parameters<typeof listSql>[1]][] = [
   ['list, a range after a cursor (MySQL)', { ...range, after }, {}],
   ['list, a range up to the walk end (MariaDB, read again)', { ...range, upTo: after }, {}],
 ];
+
+/** An event with two sessions, for the statements that depend on how many there are. */
+const TWO_SESSIONS = withDerivedColumns(
+  {
+    eventId: 'e',
+    name: 'n',
+    location: 'l',
+    eventDescription: 'd',
+    dates: ['2030-01-01T10:00', '2030-01-01T14:00'],
+    price: 1,
+  },
+  1,
+);
 
 describe('the SQL of special events', () => {
   it('is the reviewed file beside the repository (special-events.queries.sql)', () => {
@@ -70,6 +94,21 @@ describe('the SQL of special events', () => {
       { name: 'tickets sold per date of an event', sql: DATES_SOLD_SQL },
       { name: 'tickets sold on one date of an event', sql: DATE_SOLD_SQL },
       { name: 'cursor signing keys', sql: CURSOR_KEYS_SQL },
+      { name: 'give a cancelled ticket’s date seat back', sql: GIVE_DATE_SEAT_SQL },
+      { name: 'sessions: the rows of two new sessions', sql: insertSessionRows([TWO_SESSIONS])?.sql ?? '' },
+      ...keepSessionRows(TWO_SESSIONS, false).map(({ sql }, i) => ({
+        name: `sessions: an update keeps two sessions (SQLite), ${i === 0 ? 'deleting the others' : 'adding the new'}`,
+        sql,
+      })),
+      {
+        name: 'sessions: an update adds the new of two sessions (MySQL/MariaDB)',
+        sql: keepSessionRows(TWO_SESSIONS, true)[1]?.sql ?? '',
+      },
+      { name: 'sessions: delete the rows of two events', sql: deleteSessionRows(['a', 'b']).sql },
+      { name: 'take the session’s seat, in the same transaction (capacityPerDate)', sql: TAKE_SESSION_SEAT_SQL },
+      { name: 'give a cancelled ticket’s session seat back', sql: GIVE_SESSION_SEAT_SQL },
+      { name: 'tickets sold per session of an event', sql: SESSIONS_SOLD_SQL },
+      { name: 'tickets sold at one session of an event', sql: SESSION_SOLD_SQL },
     ];
     expectReviewedSql(join(import.meta.dirname, 'special-events.queries.sql'), statements);
   });

@@ -212,3 +212,59 @@ SELECT tickets_sold
 SELECT key_id, secret, created_at
   FROM cursor_signing_keys
   ORDER BY created_at, key_id;
+
+-- give a cancelled ticket’s date seat back
+UPDATE special_event_dates
+  SET tickets_sold = tickets_sold - 1
+  WHERE event_date = ?
+  AND event_id = ?
+  AND tickets_sold > 0;
+
+-- sessions: the rows of two new sessions
+INSERT INTO special_event_sessions (event_id, session)
+  VALUES (?, ?), (?, ?);
+
+-- sessions: an update keeps two sessions (SQLite), deleting the others
+DELETE
+  FROM special_event_sessions
+  WHERE event_id = ?
+  AND session NOT IN (?, ?);
+
+-- sessions: an update keeps two sessions (SQLite), adding the new
+INSERT INTO special_event_sessions (event_id, session)
+  VALUES (?, ?), (?, ?)
+  ON CONFLICT DO NOTHING;
+
+-- sessions: an update adds the new of two sessions (MySQL/MariaDB)
+INSERT INTO special_event_sessions (event_id, session)
+  VALUES (?, ?), (?, ?) ON DUPLICATE KEY UPDATE event_id = event_id;
+
+-- sessions: delete the rows of two events
+DELETE
+  FROM special_event_sessions
+  WHERE event_id IN (?, ?);
+
+-- take the session’s seat, in the same transaction (capacityPerDate)
+UPDATE special_event_sessions
+  SET tickets_sold = tickets_sold + 1
+  WHERE event_id = ?
+  AND session = ?
+  AND (? IS NULL OR tickets_sold < ?);
+
+-- give a cancelled ticket’s session seat back
+UPDATE special_event_sessions
+  SET tickets_sold = tickets_sold - 1
+  WHERE event_id = ?
+  AND session = ?
+  AND tickets_sold > 0;
+
+-- tickets sold per session of an event
+SELECT session, tickets_sold
+  FROM special_event_sessions
+  WHERE event_id = ?;
+
+-- tickets sold at one session of an event
+SELECT tickets_sold
+  FROM special_event_sessions
+  WHERE event_id = ?
+  AND session = ?;

@@ -26,6 +26,14 @@ import {
   UPDATE_SQL,
   updateParameters,
 } from './special-events.sql.js';
+import {
+  deleteSessionRows,
+  insertSessionRows,
+  keepSessionRows,
+  SESSION_SOLD_SQL,
+  type SessionSoldRow,
+  SESSIONS_SOLD_SQL,
+} from './session-seats.sql.js';
 
 export {
   type ExpectedRepresentation,
@@ -39,7 +47,7 @@ export {
 
 /**
  * Where special events are kept: the one way to their tables (special_events, its date index
- * special_event_dates, cursor_signing_keys), through Sql. The SQL text and row mapping are in
+ * special_event_dates, its sessions' seats special_event_sessions, cursor_signing_keys), through Sql. The SQL text and row mapping are in
  * special-events.sql.ts; where the databases genuinely differ (an insert's duplicates, the date
  * rows, a list's bounded walk) one subclass per database says how (special-events.repository
  * .sqlite.ts, .mysql.ts), and createSpecialEventsRepository picks one. Writes resolve only once
@@ -104,16 +112,34 @@ export abstract class SpecialEventsRepository {
    */
   async update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
     const guard = { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
-    const then = [...this.keepDates(event), ...this.participants.statementsFor({ kind: 'updated', event })];
+    const then = [
+      ...this.keepDates(event),
+      ...keepSessionRows(event, this.sql.isMysql),
+      ...this.participants.statementsFor({ kind: 'updated', event }),
+    ];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
   }
 
-  /** The tickets sold of each of the event's ISO dates that has any (none: absent). */
+  /**
+   * The tickets sold of each of the event's ISO dates (`YYYY-MM-DD`: its all-day tickets) and of
+   * each of its sessions (`YYYY-MM-DDTHH:MM`) that has any (none: absent).
+   */
   async soldPerDate(eventId: string): Promise<Map<string, number>> {
-    const rows = await this.sql.select<DateSoldRow>(DATES_SOLD_SQL, [eventId]);
-    return new Map(
-      rows.filter((row) => Number(row.tickets_sold) > 0).map((row) => [row.event_date, Number(row.tickets_sold)]),
-    );
+    const [dates, sessions] = await Promise.all([
+      this.sql.select<DateSoldRow>(DATES_SOLD_SQL, [eventId]),
+      this.sql.select<SessionSoldRow>(SESSIONS_SOLD_SQL, [eventId]),
+    ]);
+    const rows: [string, number][] = [
+      ...dates.map((row): [string, number] => [row.event_date, Number(row.tickets_sold)]),
+      ...sessions.map((row): [string, number] => [row.session, Number(row.tickets_sold)]),
+    ];
+    return new Map(rows.filter(([, sold]) => sold > 0));
+  }
+
+  /** The tickets sold for one of the event's sessions (0 for a session it does not have). */
+  async soldAt(eventId: string, session: string): Promise<number> {
+    const [row] = await this.sql.select<Pick<SessionSoldRow, 'tickets_sold'>>(SESSION_SOLD_SQL, [eventId, session]);
+    return row === undefined ? 0 : Number(row.tickets_sold);
   }
 
   /** The tickets sold for one of the event's ISO dates (0 for a date it does not have). */
@@ -144,6 +170,8 @@ export abstract class SpecialEventsRepository {
     const statements = [this.insertEvents(events)];
     const dates = this.insertDates(events);
     if (dates !== null) statements.push(dates);
+    const sessions = insertSessionRows(events);
+    if (sessions !== null) statements.push(sessions);
     for (const event of events) statements.push(...this.participants.statementsFor({ kind: 'created', event }));
     return statements;
   }
@@ -153,6 +181,7 @@ export abstract class SpecialEventsRepository {
     return [
       { sql: deleteEventsSql(ids.length), parameters: ids },
       { sql: deleteDatesOfSql(ids.length), parameters: ids },
+      deleteSessionRows(ids),
       ...ids.flatMap((eventId) => this.participants.statementsFor({ kind: 'deleted', eventId })),
     ];
   }
@@ -180,6 +209,7 @@ export abstract class SpecialEventsRepository {
         : { sql: DELETE_IF_SQL, parameters: [eventId, expected.version, expected.ticketsSold] };
     const then = [
       { sql: DELETE_DATES_SQL, parameters: [eventId] },
+      deleteSessionRows([eventId]),
       ...this.participants.statementsFor({ kind: 'deleted', eventId }),
     ];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;

@@ -9,9 +9,10 @@ import { LIST_LIMIT, type ListSpecialEventsQuery, MAX_OFFSET } from './dto/list-
 import type { SpecialEventResponse } from './dto/special-event-response.dto.js';
 import type { UpdateSpecialEventDto } from './dto/update-special-event.dto.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
+import { sessionItems } from '../domain/event-sessions.js';
 import { storedPriceList } from '../domain/price-categories.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
-import { availabilityOf, type DateAvailability, dateOverLimit } from './date-seats.js';
+import { availabilityOf, type DateAvailability, dateOverLimit, seatKeys } from './date-seats.js';
 import { EventSeats, type TicketReservation } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import { cursorKeyId, decodeCursor, encodeCursor, type ListRange } from './list-cursor.js';
@@ -318,24 +319,30 @@ export class SpecialEventsService {
           },
           current.version + 1,
         );
-        // Dates this update removes may not have tickets: looked for now, and the UPDATE then
-        // requires the tickets sold read with `current` (a sale since could be for a removed date).
+        // Dates this update removes, and sessions it moves or removes (a session item no longer
+        // written as it was), may not have tickets: looked for now, and the UPDATE then requires
+        // the tickets sold read with `current` (a sale since could be for one of them).
         const kept = new Set(indexedDates(next.dates));
         const removed = indexedDates(current.dates).filter((date) => !kept.has(date));
-        const inUse = await this.participants.datesInUse(eventId, removed);
+        const keptSessions = new Set(sessionItems(next.dates));
+        const removedSessions = sessionItems(current.dates).filter((item) => !keptSessions.has(item));
+        const inUse = [
+          ...(await this.participants.datesInUse(eventId, removed)),
+          ...(await this.participants.sessionsInUse(eventId, removedSessions)),
+        ];
         if (inUse.length > 0) {
-          throw new SpecialEventRefusal('dates-have-tickets', { dates: inUse });
+          throw new SpecialEventRefusal('dates-have-tickets', { dates: [...new Set(inUse)].sort() });
         }
-        // A limit per date below a date's tickets sold: read after `current`, and the UPDATE then
-        // requires the tickets sold read with it, so no sale since can slip past the look.
-        const over = dateOverLimit(indexedDates(next.dates), next.capacityPerDate, await this.soldPerDate(next));
+        // A limit per date below a date's or a session's tickets sold: read after `current`, and the
+        // UPDATE then requires the tickets sold read with it, so no sale since can slip past the look.
+        const over = dateOverLimit(seatKeys(next.dates), next.capacityPerDate, await this.soldPerDate(next));
         if (over !== null && next.capacityPerDate !== null) {
           throw new SpecialEventRefusal('capacity-per-date-below-sold', {
             ...over,
             capacityPerDate: next.capacityPerDate,
           });
         }
-        const soldUnchanged = removed.length > 0 || next.capacityPerDate !== null;
+        const soldUnchanged = removed.length > 0 || removedSessions.length > 0 || next.capacityPerDate !== null;
         if (await this.store.update(next, current.version, soldUnchanged)) return next;
         // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
         // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
@@ -350,13 +357,17 @@ export class SpecialEventsService {
     throw new SpecialEventRefusal('busy', {});
   }
 
-  /** Takes one seat of the event on `date` with `joined` (EventSeats.reserve, which says how). */
+  /**
+   * Takes one seat of the event on `date`, of its session at `time` on a date with sessions, with
+   * `joined` (EventSeats.reserve, which says how).
+   */
   reserveTicket(
     eventId: string,
     date: string,
-    joined: (event: SpecialEvent) => readonly SqlStatement[],
+    joined: (event: SpecialEvent, time: string | null) => readonly SqlStatement[],
+    time?: string,
   ): Promise<TicketReservation> {
-    return this.seats.reserve(eventId, date, joined);
+    return this.seats.reserve(eventId, date, time, joined);
   }
 
   /** The event's ISO date items with their tickets sold and available (date-seats.ts). */
@@ -372,10 +383,11 @@ export class SpecialEventsService {
 
   /**
    * Runs `cancel` (a ticket's conditional UPDATE) and, only when it changed a row, gives one seat
-   * of event `eventId` back in the same transaction, so it can be sold again: whether it ran.
+   * of event `eventId` back in the same transaction, and one of the ticket's date or session (its
+   * `time`), so it can be sold again: whether it ran.
    */
-  returnTicket(eventId: string, cancel: SqlStatement): Promise<boolean> {
-    return this.seats.giveBack(eventId, cancel);
+  returnTicket(eventId: string, cancel: SqlStatement, date: string, time: string | null): Promise<boolean> {
+    return this.seats.giveBack(eventId, cancel, date, time);
   }
 }
 

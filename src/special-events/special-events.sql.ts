@@ -433,6 +433,10 @@ export const TAKE_DATE_SEAT_SQL =
   'UPDATE special_event_dates SET tickets_sold = tickets_sold + 1 ' +
   'WHERE event_date = ? AND event_id = ? AND (? IS NULL OR tickets_sold < ?)';
 
+/** A date's seat given back (a cancelled ticket). Parameters: the date, the eventId. */
+export const GIVE_DATE_SEAT_SQL =
+  'UPDATE special_event_dates SET tickets_sold = tickets_sold - 1 WHERE event_date = ? AND event_id = ? AND tickets_sold > 0';
+
 /** The keys that sign list cursors, oldest first. */
 export const CURSOR_KEYS_SQL = 'SELECT key_id, secret, created_at FROM cursor_signing_keys ORDER BY created_at, key_id';
 

@@ -135,8 +135,8 @@ export class BoxOfficeService {
       const cancel = this.tickets.cancelStatement(ticketId, this.clock.now());
       // The guard changes nothing only when the ticket left `active` since the read (a rival
       // cancel, or a check-in): the row read again below says which, for good.
-      if (ticket.eventId === null) await this.hours.returnGeneral(ticket.ticketDate, cancel);
-      else await this.events.returnTicket(ticket.eventId, cancel);
+      if (ticket.eventId === null) await this.hours.returnGeneral(ticket.ticketDate, cancel, ticket.ticketTime);
+      else await this.events.returnTicket(ticket.eventId, cancel, ticket.ticketDate, ticket.ticketTime);
     }
     const now = ticket.status === 'active' ? await this.find(ticketId) : ticket;
     if (now.status === 'checked-in') {

@@ -10,9 +10,11 @@ import { SpecialEventsModule } from '../special-events/special-events.module.js'
 import { BoxOfficeService } from './box-office.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
 import { TicketPrices } from './ticket-prices.js';
+import { TicketAttendance } from './ticket-attendance.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
 import { TICKET_PROBLEMS } from './tickets.problems.js';
+import { TimedEntry } from './timed-entry.js';
 import { ResetRegistry } from '../database/reset-registry.js';
 
 /**
@@ -25,7 +27,8 @@ import { ResetRegistry } from '../database/reset-registry.js';
 @Module({
   imports: [SpecialEventsModule, MuseumHoursModule, AdmissionPricesModule, AuthModule, IdempotencyModule],
   controllers: [TicketsController, CheckInsController],
-  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketPrices],
+  // TicketAttendance counts tickets for the attendance routes of special events and museum hours.
+  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance, TimedEntry, TicketPrices],
   // The price of a ticket in a category, for every way of selling one (orders too).
   exports: [TicketPrices],
 })
@@ -50,6 +53,8 @@ export class TicketsModule implements OnModuleInit {
           : [],
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
+      // Nor move or remove a session its active tickets are for.
+      sessionsInUse: (eventId, sessions) => this.repository.activeSessions(eventId, sessions),
     });
   }
 }

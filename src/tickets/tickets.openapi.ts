@@ -9,7 +9,13 @@ import { TICKET_PROBLEMS } from './tickets.problems.js';
 /** The tickets module's operations as the OpenAPI document describes them; the controllers hold the routes. */
 
 /** The 409s of a check-in, one problem type each, so that a door app can tell them apart. */
-const CHECK_IN_CONFLICT = TICKET_PROBLEMS.response(['already-checked-in', 'not-for-today', 'cancelled']);
+const CHECK_IN_CONFLICT = TICKET_PROBLEMS.response([
+  'already-checked-in',
+  'not-for-today',
+  'too-early',
+  'entry-closed',
+  'cancelled',
+]);
 
 const CHECKED_IN = { description: 'Checked in: the ticket, with `checkedInAt`.', type: TicketResponse };
 
@@ -26,7 +32,9 @@ export const ApiBuyTickets = (): MethodDecorator =>
         'Purchase museum tickets for general entry or special events. An event ticket takes a seat of the event on ' +
         "one of its ISO dates, within its `capacity`; a general ticket a day's general admission, on a day the museum " +
         "is open, within the day's `capacity`. The seat and the ticket are written in one transaction, so concurrent " +
-        "purchases never sell more than the capacity. The ticket keeps the price paid: the event's price at the moment " +
+        'purchases never sell more than the capacity. On a date with sessions (date items YYYY-MM-DDTHH:MM) an event ' +
+        "ticket is for the session `ticketTime` names, within the event's capacityPerDate for that session. " +
+        "The ticket keeps the price paid: the event's price at the moment " +
         'of purchase, or GENERAL_ADMISSION_PRICE. No date before today in the museum time zone (MUSEUM_TIME_ZONE).',
     }),
     ApiConsumes('application/json'),
@@ -109,7 +117,9 @@ export const ApiCheckInTicket = (): MethodDecorator =>
       description:
         "The first check-in of an active ticket on its date (today in the museum's time zone, MUSEUM_TIME_ZONE) is a " +
         '200 with the ticket, now `checked-in`; the database decides, so of two simultaneous scans exactly one ' +
-        'succeeds. No body.',
+        'succeeds. A ticket with a `ticketTime` (a slot, an event session) is admitted from ENTRY_EARLY_MINUTES before ' +
+        "it until the day's close (general) or the session's end (an event with durationMinutes), else until the " +
+        "day's end. No body.",
     }),
     ApiOkResponse(CHECKED_IN),
     ApiProblemResponses(400, 401, TICKET_PROBLEMS.response(['no-ticket']), CHECK_IN_CONFLICT, 429, 431, 503),

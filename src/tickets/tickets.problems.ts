@@ -8,8 +8,10 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     errors: ({ errors }) => errors,
     when:
       '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, a general ticket names an ' +
-      '`eventId`, or `ticketTime` is missing or no slot of a day with time slots, or given for a day without them ' +
-      'or for an event ticket, or `category` names none of the price categories (the detail lists them).',
+      '`eventId`, or `ticketTime` is missing or no slot of a day with time slots, or given for a day without them; ' +
+      "for an event ticket, `ticketTime` is missing on a date with several sessions, or is none of the event's " +
+      'sessions that day (the message names the valid times); or `category` names none of the price categories ' +
+      '(the message names the valid ones).',
     example: { errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }] },
   },
   'no-event': {
@@ -45,7 +47,7 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
     type: 'urn:museum:problem:sold-out',
     detail: ({ date, capacityPerDate }) =>
       `This event is sold out on ${date}: all ${capacityPerDate} of that date's tickets are sold.`,
-    when: "The event's date is sold out (its capacityPerDate).",
+    when: "The event's date, or the session on it, is sold out (its capacityPerDate, which bounds each session by itself).",
     example: { date: '2026-12-05', capacityPerDate: 25 },
   },
   'admission-sold-out': {
@@ -97,6 +99,20 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
       `This ticket is for ${ticketDate}; today is ${today} in the museum's time zone (${timeZone}).`,
     when: 'The ticket is for another day than today in the museum time zone.',
     example: { ticketDate: '2026-12-05', today: '2026-12-01', timeZone: 'Europe/Amsterdam' },
+  },
+  'too-early': {
+    status: 409,
+    type: 'urn:museum:problem:ticket-too-early',
+    detail: ({ time, opensAt }) => `This ticket's time is ${time}; entry opens at ${opensAt}.`,
+    when: "The ticket has a time (a slot, an event session) and its entry has not opened yet: it opens ENTRY_EARLY_MINUTES before that time, in the museum's time zone; the detail says when.",
+    example: { time: '14:00', opensAt: '13:45' },
+  },
+  'entry-closed': {
+    status: 409,
+    type: 'urn:museum:problem:ticket-entry-closed',
+    detail: ({ time, closedAt }) => `This ticket's time was ${time}; entry closed at ${closedAt}.`,
+    when: "The ticket has a time and its entry has closed: at the day's close for a general slot, at the session's end for an event with durationMinutes; the detail says when.",
+    example: { time: '14:00', closedAt: '15:30' },
   },
   cancelled: {
     status: 409,

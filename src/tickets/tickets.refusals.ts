@@ -20,6 +20,8 @@ export interface TicketReasons {
   'too-many-unknown-codes': { readonly retryAfterSeconds: number };
   'already-checked-in': { readonly checkedInAt: string | null };
   'not-for-today': { readonly ticketDate: string; readonly today: string; readonly timeZone: string };
+  'too-early': { readonly time: string; readonly opensAt: string };
+  'entry-closed': { readonly time: string; readonly closedAt: string };
   cancelled: { readonly cancelledAt: string | null };
   'cancel-checked-in': { readonly checkedInAt: string | null };
   'invalid-search': { readonly errors: readonly FieldRule[] };

@@ -78,6 +78,20 @@ const CHECK_IN_BY_CODE =
 const CANCEL_BY_ID =
   "UPDATE tickets SET status = 'cancelled', cancelled_at = ?, refund_due = price_paid WHERE ticket_id = ? AND status = 'active'";
 
+/** One group of an attendance count: its date, its start time (null: none) and status, and how many tickets (MySQL: maybe a string). */
+export interface StatusCount {
+  readonly ticket_date: string;
+  readonly ticket_time: string | null;
+  readonly status: string;
+  readonly tickets: number | string;
+}
+const EVENT_COUNTS =
+  'SELECT ticket_date, ticket_time, status, COUNT(*) AS tickets FROM tickets WHERE event_id = ? ' +
+  'GROUP BY ticket_date, ticket_time, status';
+const GENERAL_COUNTS =
+  'SELECT ticket_date, ticket_time, status, COUNT(*) AS tickets FROM tickets ' +
+  "WHERE ticket_date = ? AND ticket_type = 'general' GROUP BY ticket_date, ticket_time, status";
+
 const epochOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 function toTicket(row: RowOf<Ticket>): Ticket {
@@ -195,6 +209,20 @@ export class TicketsRepository {
     return rows.map((row) => row.ticketDate);
   }
 
+  /**
+   * Of `sessions` (date items `YYYY-MM-DDTHH:MM`), those the event has an active ticket for: a
+   * ticket of that date at that time.
+   */
+  async activeSessions(eventId: string, sessions: readonly string[]): Promise<string[]> {
+    const pairs = sessions.map((item) => [item.slice(0, 10), item.slice(11, 16)]);
+    const rows = await this.sql.select<Pick<RowOf<Ticket>, 'ticketDate' | 'ticketTime'>>(
+      'SELECT DISTINCT ticket_date AS ticketDate, ticket_time AS ticketTime FROM tickets ' +
+        `WHERE event_id = ? AND status = 'active' AND (${pairs.map(() => '(ticket_date = ? AND ticket_time = ?)').join(' OR ')})`,
+      [eventId, ...pairs.flat()],
+    );
+    return rows.map((row) => `${row.ticketDate}T${row.ticketTime}`);
+  }
+
   async byId(ticketId: string): Promise<Ticket | null> {
     const [row] = await this.sql.select<RowOf<Ticket>>(BY_ID, [ticketId]);
     return row === undefined ? null : toTicket(row);
@@ -222,5 +250,21 @@ export class TicketsRepository {
   /** As checkInById, for the ticket with this confirmation code. */
   async checkInByCode(confirmationCode: string, today: string, now: number): Promise<boolean> {
     return (await this.sql.execute(CHECK_IN_BY_CODE, [now, confirmationCode, today])) > 0;
+  }
+
+  /**
+   * An event's tickets counted per date, start time (a session's; null: none) and status, by the
+   * database (one row per group, never one per ticket); IDX_tickets_event finds the event's rows.
+   */
+  eventTicketsPerDate(eventId: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(EVENT_COUNTS, [eventId]);
+  }
+
+  /**
+   * A date's general tickets counted per start time (null: the whole day) and status, by the
+   * database; IDX_tickets_date finds the date's rows.
+   */
+  generalTicketsPerTime(date: string): Promise<StatusCount[]> {
+    return this.sql.select<StatusCount>(GENERAL_COUNTS, [date]);
   }
 }

@@ -10,12 +10,14 @@ import { TimeSlotsService } from '../museum-hours/time-slots.service.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { SpecialEventsService } from '../special-events/special-events.service.js';
 import { newConfirmationCode } from './confirmation-code.js';
+import { eventRefusal } from './event-admission.js';
 import { generalRefusal } from './general-admission.js';
 import type { BuyTicketsDto } from './dto/buy-tickets.dto.js';
 import type { TicketConfirmationResponse, TicketResponse } from './dto/ticket-response.dto.js';
 import type { Ticket } from './ticket.entity.js';
 import { TicketPrices, unknownCategory } from './ticket-prices.js';
 import { ticketQrPng } from './ticket-qr.js';
+import { TimedEntry } from './timed-entry.js';
 import { TicketRefusal } from './tickets.refusals.js';
 import { TicketsRepository } from './tickets.repository.js';
 
@@ -46,6 +48,7 @@ export class TicketsService {
     private readonly events: SpecialEventsService,
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
+    private readonly entry: TimedEntry,
     private readonly prices: TicketPrices,
   ) {}
 
@@ -85,7 +88,12 @@ export class TicketsService {
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
-    const insert = (price: number, eventId: string | null, category: string | null): SqlStatement =>
+    const insert = (
+      price: number,
+      eventId: string | null,
+      ticketTime: string | null,
+      category: string | null,
+    ): SqlStatement =>
       this.tickets.insertStatement({
         ticketId,
         ticketType: body.ticketType,
@@ -95,41 +103,33 @@ export class TicketsService {
         pricePaid: price,
         confirmationCode,
         createdAt: this.clock.now(),
-        ticketTime: body.ticketTime ?? null,
+        ticketTime,
         category,
       });
     if (body.ticketType === 'event') {
-      if (body.ticketTime !== undefined) {
-        throw new TicketRefusal('invalid-purchase', {
-          errors: [{ field: 'ticketTime', message: 'ticketTime is not taken for an event ticket' }],
-        });
-      }
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
         throw await this.closedForEvent(eventId, body.ticketDate);
+      // On a date with sessions the seat is a session's: ticketTime names it (EventSeats.reserve).
       // Priced from the event as read for this sale (the version whose seat it takes); an unknown
       // category is refused before anything is written.
-      const reservation = await this.events.reserveTicket(eventId, body.ticketDate, (event) => {
-        const priced = this.prices.forEvent(event, body.category);
-        if (priced.kind !== 'priced') throw unknownCategory(priced, 'event');
-        return [insert(priced.price, event.eventId, priced.category)];
-      });
-      if (reservation.outcome === 'no-event') throw new TicketRefusal('no-event', { eventId });
-      if (reservation.outcome === 'not-a-date') {
-        throw new TicketRefusal('not-an-event-date', { date: body.ticketDate, dates: reservation.dates });
-      }
-      if (reservation.outcome === 'sold-out') {
-        throw new TicketRefusal('event-sold-out', { capacity: reservation.capacity });
-      }
-      if (reservation.outcome === 'date-sold-out') {
-        const { date, capacityPerDate } = reservation;
-        throw new TicketRefusal('event-date-sold-out', { date, capacityPerDate });
-      }
+      const reservation = await this.events.reserveTicket(
+        eventId,
+        body.ticketDate,
+        (event, time) => {
+          const priced = this.prices.forEvent(event, body.category);
+          if (priced.kind !== 'priced') throw unknownCategory(priced, 'event');
+          return [insert(priced.price, event.eventId, time, priced.category)];
+        },
+        body.ticketTime,
+      );
+      if (reservation.outcome !== 'reserved') throw eventRefusal(eventId, body.ticketDate, reservation);
       return {
         message: 'Museum special event ticket purchased',
         ticketId,
         ticketType: 'event',
         ticketDate: body.ticketDate,
+        ...(reservation.time === null ? {} : { ticketTime: reservation.time }),
         eventId,
         ...(body.category === undefined ? {} : { category: body.category }),
         confirmationCode,
@@ -138,7 +138,7 @@ export class TicketsService {
     // A day with time slots sells the slot named by ticketTime, a day without them as before.
     const priced = await this.prices.forGeneral(body.category);
     if (priced.kind !== 'priced') throw unknownCategory(priced, 'general');
-    const joined = [insert(priced.price, null, priced.category)];
+    const joined = [insert(priced.price, null, body.ticketTime ?? null, priced.category)];
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
@@ -194,11 +194,12 @@ export class TicketsService {
 
   /** Checks the ticket in for today, or says why not (404, or 409 with the reason). */
   async checkIn(ticketId: string): Promise<TicketResponse> {
-    const today = this.clock.today();
-    const checkedIn = await this.tickets.checkInById(ticketId, today, this.clock.now());
     const ticket = await this.find(ticketId);
-    if (!checkedIn) throw this.refusal(ticket, today);
-    return toResponse(ticket);
+    return this.admit(
+      ticket,
+      (today, now) => this.tickets.checkInById(ticketId, today, now),
+      () => this.find(ticketId),
+    );
   }
 
   /**
@@ -209,22 +210,43 @@ export class TicketsService {
    * past the limit.
    */
   async checkInByCode(code: string, address: string, username: string): Promise<TicketResponse> {
-    const today = this.clock.today();
     const guess = await this.guesses.check(
       address,
       codeGuessesOf(username),
-      async () => {
-        const checkedIn = await this.tickets.checkInByCode(code, today, this.clock.now());
-        return { checkedIn, ticket: await this.tickets.byCode(code) };
-      },
-      ({ ticket }) => ticket === null,
+      () => this.tickets.byCode(code),
+      (ticket) => ticket === null,
     );
     if (guess.kind === 'limited') {
       throw new TicketRefusal('too-many-unknown-codes', { retryAfterSeconds: guess.retryAfterSeconds });
     }
-    const { checkedIn, ticket } = guess.value;
+    const ticket = guess.value;
     if (ticket === null) throw new TicketRefusal('unknown-code', {});
-    if (!checkedIn) throw this.refusal(ticket, today);
+    return this.admit(
+      ticket,
+      (today, now) => this.tickets.checkInByCode(code, today, now),
+      async () => (await this.tickets.byCode(code)) ?? ticket,
+    );
+  }
+
+  /**
+   * Admits `ticket` (as read): only when it is active, for today and, with a time, within its
+   * entry (TimedEntry); then `checkIn`, the conditional UPDATE, decides between scanners of the
+   * same ticket at the same moment, and when it changes nothing the ticket read again says why.
+   */
+  private async admit(
+    ticket: Ticket,
+    checkIn: (today: string, now: number) => Promise<boolean>,
+    readAgain: () => Promise<Ticket>,
+  ): Promise<TicketResponse> {
+    const today = this.clock.today();
+    if (ticket.status !== 'active' || ticket.ticketDate !== today) throw this.refusal(ticket, today);
+    const early = await this.entry.refusal(ticket);
+    if (early !== null) throw early;
+    const now = this.clock.now();
+    if (!(await checkIn(today, now))) throw this.refusal(await readAgain(), today);
+    // The row is now as the UPDATE wrote it: no second read.
+    ticket.status = 'checked-in';
+    ticket.checkedInAt = now;
     return toResponse(ticket);
   }
 

@@ -500,22 +500,36 @@ describe.runIf(HAVE_CHROMIUM)('door scanner in Chromium', () => {
       expect(cancelled.detail).toContain('was cancelled on');
       expect(await styleOf(page, '#result', 'background-color')).toBe('rgb(176, 0, 32)');
 
-      // A ticket for an event's sessions today: its name, and each session's time and end.
+      // A ticket for one of an event's sessions today: the event's name, the session's time and
+      // end; the later session's ticket is too early. The museum's clock at 14:05 today (UTC).
       const tour = validEvent({
         name: 'Gallery tour',
         dates: [`${today}T18:00`, `${today}T14:00`],
         durationMinutes: 60,
       });
       expectStatus(await request(t.baseUrl).post('/special-events').set('Authorization', AUTH).send(tour), 201);
-      const tourTicket = await buyTicket(
-        t.baseUrl,
-        { ticketType: 'event', eventId: tour.eventId, ticketDate: today },
-        DOOR_AUTH,
-      );
-      expectStatus(tourTicket, 201);
-      const toured = await typeCode(page, (tourTicket.body as Ticket).confirmationCode);
-      expect(toured).toMatchObject({ outcome: 'admitted', title: 'Admitted' });
-      expect(toured.detail).toContain(`Special event · Gallery tour · ${today} 14:00–15:00, 18:00–19:00`);
+      const tourTicket = async (ticketTime: string): Promise<Ticket> => {
+        const bought = await buyTicket(
+          t.baseUrl,
+          { ticketType: 'event', eventId: tour.eventId, ticketDate: today, ticketTime },
+          DOOR_AUTH,
+        );
+        expectStatus(bought, 201);
+        return bought.body as Ticket;
+      };
+      const [two, six] = [await tourTicket('14:00'), await tourTicket('18:00')];
+      t.app.get(MuseumClock).set(Date.parse(`${today}T14:05:00Z`), true);
+      try {
+        const toured = await typeCode(page, two.confirmationCode);
+        expect(toured).toMatchObject({ outcome: 'admitted', title: 'Admitted' });
+        expect(toured.detail).toContain(`Special event · Gallery tour · ${today} 14:00–15:00 (`);
+        const early = await typeCode(page, six.confirmationCode);
+        expect(early).toMatchObject({ outcome: 'too-early', title: 'Too early' });
+        expect(early.detail).toContain("This ticket's time is 18:00; entry opens at 17:45.");
+        expect(await styleOf(page, '#result', 'background-color')).toBe('rgb(179, 92, 0)');
+      } finally {
+        t.app.get(MuseumClock).reset();
+      }
 
       expect(await typeCode(page, unknownCode())).toMatchObject({ outcome: 'unknown', title: 'Unknown ticket' });
       expect(await typeCode(page, 'https://example.com/not-a-ticket')).toMatchObject({

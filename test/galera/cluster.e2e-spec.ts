@@ -371,57 +371,65 @@ describe('the built service on a three-node Galera cluster', () => {
     }
   });
 
-  it('300 concurrent purchases through two instances over two dates of 50 seats each (capacityPerDate): exactly 50 per date', async () => {
+  it('300 concurrent purchases through two instances over a date and two sessions of another day, 50 seats each (capacityPerDate): exactly 50 each', async () => {
     const buyers = [services[0], services[1]] as RunningService[];
     const eventId = crypto.randomUUID();
-    const dates = ['2027-03-03', '2027-03-04'];
+    // A date's seats, and two sessions of one day with seats of their own.
+    const seats = [
+      { ticketDate: '2027-03-03' },
+      { ticketDate: '2027-03-04', ticketTime: '10:00' },
+      { ticketDate: '2027-03-04', ticketTime: '14:00' },
+    ];
     const created = await create(buyers[0] as RunningService, {
       ...body(eventId, 'Galera sale per date'),
-      dates,
+      dates: ['2027-03-03', '2027-03-04T10:00', '2027-03-04T14:00'],
       capacity: 1000,
       capacityPerDate: 50,
     });
     expect(created.status).toBe(201);
     let conflicts = 0;
-    const buy = async (service: RunningService, ticketDate: string): Promise<number> => {
+    const buy = async (service: RunningService, seat: object): Promise<number> => {
       for (;;) {
-        const answer = await send(service.baseUrl, 'POST', TICKETS_PATH, { ticketType: 'event', eventId, ticketDate });
+        const answer = await send(service.baseUrl, 'POST', TICKETS_PATH, { ticketType: 'event', eventId, ...seat });
         if (answer.status !== 503) return answer.status;
         // A certification conflict that outlasted the service's retries: the client's retry.
         conflicts += 1;
         expectUnavailable(answer);
       }
     };
-    // Each date bought through both instances (and so both nodes) at once.
+    // Each seat bought through both instances (and so both nodes) at once.
     const statuses = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
-        buy(buyers[i % 2] as RunningService, dates[Math.floor(i / 2) % 2] as string),
+        buy(buyers[i % 2] as RunningService, seats[Math.floor(i / 2) % 3] as object),
       ),
     );
     const counted = statuses.reduce<Record<number, number>>(
       (all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }),
       {},
     );
-    expect(counted).toEqual({ 201: 100, 409: 200 });
+    expect(counted).toEqual({ 201: 150, 409: 150 });
     for (const node of [0, 1, 2]) {
-      const perDate = async (): Promise<Record<string, number>> => {
+      const perSeat = async (): Promise<Record<string, number>> => {
         const rows = await cluster.query<RowDataPacket[]>(
           node,
-          `SELECT ticket_date, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE event_id = '${eventId}' GROUP BY ticket_date`,
+          `SELECT ticket_date, ticket_time, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE event_id = '${eventId}' GROUP BY ticket_date, ticket_time`,
         );
-        return Object.fromEntries(rows.map((row) => [String(row.ticket_date), Number(row.n)]));
+        return Object.fromEntries(
+          rows.map((row) => [`${String(row.ticket_date)} ${String(row.ticket_time)}`, Number(row.n)]),
+        );
       };
-      await until(`the tickets on node ${node}`, 10_000, async () => Object.keys(await perDate()).length === 2);
-      await until(`the tickets on node ${node}`, 10_000, async () =>
-        Object.values(await perDate()).every((n) => n >= 50),
-      );
-      expect(await perDate(), `tickets per date on node ${node}`).toEqual({
-        [dates[0] as string]: 50,
-        [dates[1] as string]: 50,
+      await until(`the tickets on node ${node}`, 10_000, async () => {
+        const counts = Object.values(await perSeat());
+        return counts.length === 3 && counts.every((n) => n >= 50);
+      });
+      expect(await perSeat(), `tickets per date and session on node ${node}`).toEqual({
+        '2027-03-03 null': 50,
+        '2027-03-04 10:00': 50,
+        '2027-03-04 14:00': 50,
       });
     }
     process.stdout.write(
-      `[galera] 300 purchases over two dates of 50 (capacityPerDate): ${conflicts} answered 503 and were retried\n`,
+      `[galera] 300 purchases over a date and two sessions of 50 (capacityPerDate): ${conflicts} answered 503 and were retried\n`,
     );
   });
 
@@ -528,6 +536,70 @@ describe('the built service on a three-node Galera cluster', () => {
       };
       await until(`the tickets on node ${node}`, 10_000, async () => (await count()) >= 2000);
       expect(await count(), `tickets on node ${node}`).toBe(2000);
+    }
+  }, 300_000);
+
+  it('a flash sale of slots: 6,000 buyers over 20 slots of 100, 64 in flight over two instances on two nodes: exactly 100 per slot, every other buyer 409, no 503', async () => {
+    const buyers = [services[0], services[1]] as RunningService[];
+    const date = '2027-03-08';
+    // 09:00 to 18:00 by 27 minutes: 20 slots, as the bench's flash-sale-slots.
+    const times = Array.from({ length: 20 }, (_, i) => {
+      const minutes = 9 * 60 + i * 27;
+      return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    });
+    const day = await send((buyers[0] as RunningService).baseUrl, 'PUT', hoursOnPath(date), {
+      timeOpen: '09:00',
+      timeClose: '18:00',
+      slotMinutes: 27,
+      slotCapacity: 100,
+    });
+    expect(day.status).toBe(200);
+    const answers: { status: number; type?: string; ms: number }[] = [];
+    let next = 0;
+    // 64 clients, each buying one ticket after another; buyer i goes to instance i % 2, slot i % 20.
+    const client = async (): Promise<void> => {
+      for (let buyer = next++; buyer < 6000; buyer = next++) {
+        const purchase = { ticketType: 'general', ticketDate: date, ticketTime: times[buyer % 20] };
+        const key = crypto.randomUUID();
+        let answer: Answer | undefined;
+        for (let attempt = 1; answer === undefined; attempt += 1) {
+          try {
+            answer = await send((buyers[buyer % 2] as RunningService).baseUrl, 'POST', TICKETS_PATH, purchase, {
+              'Idempotency-Key': key,
+            });
+          } catch (error) {
+            if (attempt >= 3) throw error;
+          }
+        }
+        const type = answer.status === 201 ? undefined : (JSON.parse(answer.body) as { type?: string }).type;
+        answers.push({ status: answer.status, type, ms: answer.ms });
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, client));
+    const counted = answers.reduce<Record<string, number>>((all, { status, type }) => {
+      const key = type === undefined ? String(status) : `${status} ${type}`;
+      return { ...all, [key]: (all[key] ?? 0) + 1 };
+    }, {});
+    const latencies = answers.map(({ ms }) => ms).toSorted((a, b) => a - b);
+    const p99 = latencies[Math.floor(latencies.length * 0.99)];
+    process.stdout.write(
+      `[galera] flash sale of slots over two instances: ${JSON.stringify(counted)}, p99 ${p99} ms\n`,
+    );
+    expect(counted).toEqual({ 201: 2000, '409 urn:museum:problem:sold-out': 4000 });
+    for (const node of [0, 1, 2]) {
+      const perSlot = async (): Promise<number[]> => {
+        const rows = await cluster.query<RowDataPacket[]>(
+          node,
+          `SELECT ticket_time, COUNT(*) AS n FROM \`${DATABASE}\`.tickets WHERE ticket_date = '${date}' GROUP BY ticket_time`,
+        );
+        return rows.map((row) => Number(row.n));
+      };
+      await until(
+        `the tickets on node ${node}`,
+        10_000,
+        async () => (await perSlot()).reduce((a, b) => a + b, 0) >= 2000,
+      );
+      expect(await perSlot(), `tickets per slot on node ${node}`).toEqual(Array.from({ length: 20 }, () => 100));
     }
   }, 300_000);
 

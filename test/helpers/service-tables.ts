@@ -17,6 +17,7 @@ export const SERVICE_TABLES: readonly string[] = [
   'museum_weekly_hours',
   'public_read_hits',
   'special_event_dates',
+  'special_event_sessions',
   'special_events',
   'tickets',
   'users',

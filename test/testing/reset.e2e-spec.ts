@@ -57,7 +57,8 @@ describe('POST /testing/reset', () => {
         'Content-Type': 'application/json',
         'Idempotency-Key': randomUUID(),
       },
-      body: JSON.stringify({ ...newEvent(), dates: [DAY], capacity: 10 }),
+      // A session too, so that its seats' table holds a row.
+      body: JSON.stringify({ ...newEvent(), dates: [DAY, `${DAY}T11:00`], capacity: 10 }),
     });
     expect(created.status).toBe(201);
     const { eventId } = (await created.json()) as { eventId: string };

@@ -35,6 +35,8 @@
     admitted: 'Admitted',
     'already-checked-in': 'Already checked in',
     'not-for-today': 'Not for today',
+    'too-early': 'Too early',
+    'entry-closed': 'Entry closed',
     cancelled: 'Cancelled',
     unknown: 'Unknown ticket',
     'not-a-ticket': 'Not a ticket',
@@ -46,6 +48,8 @@
   const PROBLEM_OUTCOMES = {
     'urn:museum:problem:ticket-already-checked-in': 'already-checked-in',
     'urn:museum:problem:ticket-not-for-today': 'not-for-today',
+    'urn:museum:problem:ticket-too-early': 'too-early',
+    'urn:museum:problem:ticket-entry-closed': 'entry-closed',
     'urn:museum:problem:ticket-cancelled': 'cancelled',
   };
 
@@ -203,15 +207,18 @@
 
   /**
    * "Special event · Gallery tour · 2026-11-28 14:00–15:00": for an event ticket, the event's
-   * name and its sessions' times that day (date items YYYY-MM-DDTHH:MM, the museum's local time),
-   * read from the event; without them (no session, or the event not readable) the kind and date.
+   * name and the ticket's session (its ticketTime, with its end when the event has a duration);
+   * a ticket without a time shows the event's sessions that day (date items YYYY-MM-DDTHH:MM, the
+   * museum's local time). Without the event (not readable) the kind, date and time. A general
+   * ticket shows its slot's time when it has one.
    */
   async function admittedText(ticket) {
     if (!ticket) return '';
-    if (ticket.ticketType !== 'event') return `General admission · ${ticket.ticketDate}`;
+    const time = typeof ticket.ticketTime === 'string' ? ticket.ticketTime : '';
+    if (ticket.ticketType !== 'event') return `General admission · ${ticket.ticketDate}${time ? ` ${time}` : ''}`;
     const event = await eventOf(ticket.eventId);
-    if (!event) return `Special event · ${ticket.ticketDate}`;
-    const times = sessionTimes(event, ticket.ticketDate);
+    if (!event) return `Special event · ${ticket.ticketDate}${time ? ` ${time}` : ''}`;
+    const times = time ? withEnd(event, time) : sessionTimes(event, ticket.ticketDate);
     return `Special event · ${event.name} · ${ticket.ticketDate}${times ? ` ${times}` : ''}`;
   }
 
@@ -246,8 +253,13 @@
       .map((match) => match[2])
       .filter((time, i, all) => all.indexOf(time) === i)
       .sort();
+    return times.map((time) => withEnd(event, time)).join(', ');
+  }
+
+  /** "14:00–15:30" for an event with a duration, else "14:00". */
+  function withEnd(event, time) {
     const minutes = Number.isInteger(event.durationMinutes) ? event.durationMinutes : 0;
-    return times.map((time) => (minutes > 0 ? `${time}–${addMinutes(time, minutes)}` : time)).join(', ');
+    return minutes > 0 ? `${time}–${addMinutes(time, minutes)}` : time;
   }
 
   /** `HH:MM` plus `minutes`, on a 24-hour clock (a session past midnight ends the next day). */

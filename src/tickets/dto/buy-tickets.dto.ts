@@ -77,7 +77,9 @@ export class BuyTicketsDto {
     description:
       "The time the ticket admits from, 24-hour `HH:MM` in the museum's time zone. For a general ticket on a day " +
       'with time slots, required: one of its slots (GET /museum-hours/{date}/slots); on a day without slots, ' +
-      'refused. Not taken for an event ticket.',
+      "refused. For an event ticket, the session: one of the event's date items `YYYY-MM-DDTHH:MM` on " +
+      '`ticketDate`; required when the event has several sessions that day, optional when it has one (the ticket ' +
+      'takes its time), refused when it has none.',
     example: '10:30',
   })
   @ValidateIf((_body, value) => value !== undefined)

@@ -27,7 +27,9 @@ export class TicketConfirmationResponse {
 
   @ApiPropertyOptional({
     type: String,
-    description: "The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.",
+    description:
+      "The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its " +
+      'event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.',
     example: '10:30',
   })
   ticketTime?: string;
@@ -55,7 +57,9 @@ export class TicketResponse {
 
   @ApiPropertyOptional({
     type: String,
-    description: "The time the ticket admits from (`HH:MM`, the museum's time zone): its slot. Absent: the whole day.",
+    description:
+      "The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its " +
+      'event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.',
     example: '10:30',
   })
   ticketTime?: string;
