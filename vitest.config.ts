@@ -42,6 +42,7 @@ const MYSQL_ONLY_E2E = [
   'test/webhooks/two-instances.e2e-spec.ts',
   'test/calendar/two-instances.e2e-spec.ts',
   'test/testing/two-instances.e2e-spec.ts',
+  'test/orders/two-instances.e2e-spec.ts',
 ];
 /** E2E specs about the SQLite default path: the README's commands, files, processes. */
 const SQLITE_ONLY_E2E = [

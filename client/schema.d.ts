@@ -405,7 +405,7 @@ export interface paths {
         };
         /**
          * Search tickets
-         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON (`category` empty for a ticket without one), without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
+         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact, `orderId`; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON (`category` empty for a ticket without one), without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
          */
         get: operations["searchTickets"];
         put?: never;
@@ -520,6 +520,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place an order of several tickets
+         * @description Buys every ticket of every line (1 to 20 lines, 1 to 50 tickets each) in one transaction: all of them, or none. Each line takes its places as POST /tickets takes one (an event’s seats on one of its dates, a day’s general admission or a slot’s), decided by the database, so concurrent orders and purchases never sell more than a capacity. A line that cannot be served refuses the whole order: the problem names it in its detail (`lines[i]: …`) and in its `line` member (the index, from 0); nothing is sold. Each ticket is priced as POST /tickets prices one and keeps its price; `total` adds them up. Box office and up.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description The order with its tickets as GET /tickets/{ticketId} shows them: the buyer’s `email` and the tickets’ `confirmationCode` and `email` only for box-office and up. Any role may read it.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order
+         * @description Cancels every active ticket of the order and gives their places back in the same transaction, all or none. The answer is the order, now `cancelled`, with `refundDue`: what was paid for its cancelled tickets, recorded as owed (the service takes no payment). A ticket of the order that was checked in refuses the whole cancel (`409`, naming it): cancel the others one by one. Cancelling a cancelled order again changes nothing and answers `200` with the order as it is, `refundDue` unchanged: a retry is safe. No body. Box office and up.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -592,6 +652,11 @@ export interface components {
             instance: string;
             /** @description Every failing field (validation errors only). */
             errors?: components["schemas"]["FieldErrorSchema"][];
+            /**
+             * @description The index in `lines` (from 0) of an order's line that could not be served (POST /orders only).
+             * @example 1
+             */
+            line?: number;
         };
         SpecialEventResponse: {
             /**
@@ -1439,6 +1504,11 @@ export interface components {
              * @example null
              */
             refundDue: number | null;
+            /**
+             * Format: uuid
+             * @description The order the ticket was sold in (POST /orders); absent for a ticket bought alone.
+             */
+            orderId?: string;
         };
         CheckInDto: {
             /**
@@ -1446,6 +1516,147 @@ export interface components {
              * @example ticket-3q2-7wVk9mRr1bXoYl0Tfg
              */
             code: string;
+        };
+        OrderLineDto: {
+            /**
+             * @description As POST /tickets: `general` or `event`.
+             * @example event
+             * @enum {string}
+             */
+            ticketType: "general" | "event";
+            /**
+             * Format: uuid
+             * @description The special event. Required for an event line; must be absent for a general one.
+             * @example 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f
+             */
+            eventId?: string;
+            /**
+             * Format: date
+             * @description As POST /tickets: today or later, up to 366 days ahead; for an event line one of the event's ISO dates.
+             * @example 2027-06-01
+             */
+            ticketDate: string;
+            /**
+             * @description As POST /tickets: the slot of a general line on a day with time slots; not taken otherwise.
+             * @example 14:00
+             */
+            ticketTime?: string;
+            /**
+             * @description The price category of the line's tickets (`adult`, `child`): what prices them.
+             * @example adult
+             */
+            category?: string;
+            /**
+             * @description How many tickets of this line.
+             * @example 2
+             */
+            quantity: number;
+        };
+        PlaceOrderDto: {
+            /**
+             * Format: email
+             * @description The buyer's address, kept with the order and each of its tickets.
+             * @example museum-lover@example.com
+             */
+            email: string;
+            /** @description What is bought: all of it, or nothing. */
+            lines: components["schemas"]["OrderLineDto"][];
+        };
+        OrderTicketResponse: {
+            /** Format: uuid */
+            ticketId: string;
+            /**
+             * @example event
+             * @enum {string}
+             */
+            ticketType: "general" | "event";
+            /** Format: date */
+            ticketDate: string;
+            /**
+             * @description The time the ticket admits from (`HH:MM`, the museum's time zone): its general-admission slot, or its event session. Entry opens ENTRY_EARLY_MINUTES before it. Absent: the whole day.
+             * @example 10:30
+             */
+            ticketTime?: string;
+            /**
+             * Format: uuid
+             * @description The special event; only on an event ticket.
+             */
+            eventId?: string;
+            /**
+             * Format: email
+             * @description The buyer's address, when one was given. Only for box-office and up: absent for a viewer.
+             */
+            email?: string | null;
+            /**
+             * @description The price category the ticket was sold in; null: none (the price of a ticket with no category).
+             * @example null
+             */
+            category?: string | null;
+            /**
+             * @description What was paid, at the moment of purchase: the event's price, or GENERAL_ADMISSION_PRICE, or the price of the ticket's category. A later change of prices leaves it as it is.
+             * @example 25
+             */
+            price: number;
+            /** @description Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password. Only for box-office and up: absent for a viewer. */
+            confirmationCode?: string;
+            /**
+             * @description `active` until it is checked in at the door (`checked-in`), or cancelled for good (`cancelled`): at the box (POST /tickets/{ticketId}/cancel) or because its event was deleted.
+             * @enum {string}
+             */
+            status: "active" | "checked-in" | "cancelled";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it was checked in.
+             */
+            checkedInAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was cancelled (at the box office, or its event was deleted).
+             */
+            cancelledAt: string | null;
+            /**
+             * @description What the buyer is owed for the cancellation, recorded with it: what was paid for a ticket cancelled while active, 0 for a checked-in ticket whose event was deleted. null while the ticket is not cancelled. The service takes no payment: someone pays this back.
+             * @example null
+             */
+            refundDue: number | null;
+            /**
+             * Format: uuid
+             * @description The order the ticket was sold in (POST /orders); absent for a ticket bought alone.
+             */
+            orderId?: string;
+        };
+        OrderResponse: {
+            /**
+             * Format: uuid
+             * @description Generated when placed (a UUIDv7).
+             */
+            orderId: string;
+            /**
+             * Format: email
+             * @description The buyer's address. Only for box-office and up: absent for a viewer.
+             */
+            email?: string;
+            /**
+             * @description `placed` while none of its tickets is cancelled, `cancelled` once all are, `partly-cancelled` in between (a ticket cancelled on its own, or its event deleted).
+             * @enum {string}
+             */
+            status: "placed" | "partly-cancelled" | "cancelled";
+            /**
+             * @description What its tickets cost together when sold.
+             * @example 40
+             */
+            total: number;
+            /**
+             * @description What the buyer is owed for the order's cancelled tickets (each ticket's refundDue, added up); null while none is cancelled. The service takes no payment: someone pays this back.
+             * @example null
+             */
+            refundDue: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Its tickets, in the order of its lines. */
+            tickets: components["schemas"]["OrderTicketResponse"][];
         };
     };
     responses: never;
@@ -5437,6 +5648,8 @@ export interface operations {
                 status?: "active" | "checked-in" | "cancelled";
                 /** @description Only tickets bought with exactly this address (as given at purchase, letter case included). The buyer's address is for box-office and up: a viewer searching by it gets `403`. */
                 email?: string;
+                /** @description Only tickets sold in this order (POST /orders). */
+                orderId?: string;
                 /** @description Number of tickets per page. Not with `Accept: text/csv`, which streams every match. */
                 limit?: number;
                 /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page (keyset paging, in ticket order: every page costs the same). Valid only with the filters it was issued for. Not with `Accept: text/csv`. */
@@ -6689,6 +6902,602 @@ export interface operations {
                      *       "title": "Too Many Requests",
                      *       "status": 429,
                      *       "detail": "Too many unknown ticket codes from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceOrderDto"];
+            };
+        };
+        responses: {
+            /** @description Placed: the order, `placed`, with its tickets and their confirmation codes. */
+            201: {
+                headers: {
+                    /** @description Path of the new order: /orders/{orderId} */
+                    Location: string;
+                    /** @description Sent as `true` when this is the kept response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description An event line names no special event; `line` is its index. Nothing is sold. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "lines[0]: no special event has eventId 0190a7a0-9d4c-7c3e-8f00-1a2b3c4d5e6f.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /**
+             * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
+             *
+             *     A line asks for more places than are left (the event's capacity, its date's, the day's general admission or the slot's, the order's other lines included); `line` is its index. Nothing is sold (`urn:museum:problem:sold-out`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "lines[1]: 4 tickets asked of general admission on 2026-12-05 at 10:00, which has 3 left. Later slots with room: 10:30.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /**
+             * @description This Idempotency-Key was already used by this user for a different request (method, path or body).
+             *
+             *     An event line's `ticketDate` is not one of the event's ISO dates; `line` is its index. Nothing is sold (`urn:museum:problem:not-an-event-date`). The museum is closed on a line's `ticketDate` (for an event line, only an exception closes it); `line` is its index. Nothing is sold (`urn:museum:problem:museum-closed`). Or this Idempotency-Key was already used by this user for a different request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "lines[1]: 2026-12-03 is not a date of this event; its dates are 2026-12-01, 2026-12-05.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of an order, as POST /orders returned it. Letter case does not matter. */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No order has this orderId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No order has orderId 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 visible ASCII characters, unique per intended change (a UUID is a good choice). The same request with the same key within 24 hours gets the first response again, byte for byte, with `Idempotent-Replayed: true`, and changes nothing. Keys are per user. Errors are not kept: the request may be retried with the same key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier of an order, as POST /orders returned it. Letter case does not matter. */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled (now or before): the order, with `refundDue`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description No order has this orderId. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No order has orderId 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /**
+             * @description A request with the same Idempotency-Key is still being processed; retry shortly with the same key.
+             *
+             *     A ticket of the order was checked in: nothing is cancelled; the detail names the checked-in tickets (`urn:museum:problem:ticket-checked-in`). Or a request with the same Idempotency-Key is still being processed: retry shortly with the same key.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Tickets of this order were checked in (0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f): a ticket that admitted its holder cannot be cancelled, so none of the order is. Cancel the others one by one (POST /tickets/{ticketId}/cancel).",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description This Idempotency-Key was already used by this user for a different request (method, path or body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "Unprocessable Entity",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
                      *       "instance": "/path/of/the/request"
                      *     }
                      */

@@ -20,6 +20,8 @@ import { TICKETS_MIGRATIONS } from './tickets/tickets.migrations.js';
 import { TicketsModule } from './tickets/tickets.module.js';
 import { WEBHOOKS_MIGRATIONS } from './webhooks/webhooks.migrations.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { ORDERS_MIGRATIONS } from './orders/orders.migrations.js';
+import { OrdersModule } from './orders/orders.module.js';
 
 /**
  * A feature of the service: its Nest module, and the migrations of its tables if it has any. A
@@ -45,6 +47,7 @@ export const FEATURES: readonly Feature[] = [
   { module: MuseumHoursModule, migrations: MUSEUM_HOURS_MIGRATIONS },
   { module: AdmissionPricesModule, migrations: ADMISSION_PRICES_MIGRATIONS },
   { module: TicketsModule, migrations: TICKETS_MIGRATIONS },
+  { module: OrdersModule, migrations: ORDERS_MIGRATIONS },
   { module: DoorModule },
   { module: HealthModule },
   { module: TestingModule, migrations: TESTING_MIGRATIONS, loadedWhen: (config) => config.testMode },

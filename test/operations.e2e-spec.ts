@@ -203,7 +203,7 @@ describe('GET /openapi.json', () => {
         expect({ status, types: Object.keys(content) }).toEqual({ status, types: ['application/problem+json'] });
         const problem = deref(content['application/problem+json'].schema as Body);
         expect(Object.keys(properties(problem)).sort()).toEqual(
-          ['detail', 'errors', 'instance', 'status', 'title', 'type'].sort(),
+          ['detail', 'errors', 'instance', 'line', 'status', 'title', 'type'].sort(),
         );
         expect([...(problem.required as string[])].sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
         expect(properties(problem).status).toMatchObject({ type: 'number' });

@@ -102,6 +102,8 @@ describe('the README walk-through with curl', () => {
       '/museum-hours?limit=',
       '"$BASE/tickets"',
       '$TICKET/qr',
+      '"$BASE/orders"',
+      '/cancel',
     ]) {
       expect(shown.some((command) => command.includes(operation))).toBe(true);
     }

@@ -7,6 +7,7 @@ import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
 import { PRICE_CATEGORIES } from './price-categories.js';
+import { ORDERS } from './orders.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
 import { TICKET_SEARCH } from './ticket-search.js';
@@ -20,6 +21,7 @@ const MODULES = [
   SPECIAL_EVENTS,
   TICKETS,
   TICKET_SEARCH,
+  ORDERS,
   MUSEUM_HOURS,
   TIME_SLOTS,
   PRICE_CATEGORIES,

@@ -22,7 +22,7 @@ const EVENTS_ON_SALE = 100;
  */
 const SALE_DATE = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
-const buyTicket = workload({ name: 'buy-ticket', method: 'POST', path: '/tickets', status: 201, servers: [] });
+export const buyTicket = workload({ name: 'buy-ticket', method: 'POST', path: '/tickets', status: 201, servers: [] });
 const buyTicketPerDate = workload({
   name: 'buy-ticket-per-date',
   method: 'POST',

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type CapacityPool, isFull, placesLeft, takePlaceSql } from './capacity-pool.js';
+import {
+  type CapacityPool,
+  givePlacesSql,
+  isFull,
+  placesLeft,
+  takePlaceSql,
+  takePlacesParameters,
+  takePlacesSql,
+} from './capacity-pool.js';
 
 const own: CapacityPool = {
   name: 'rooms',
@@ -30,6 +38,33 @@ describe('takePlaceSql', () => {
         '(EXISTS (SELECT 1 FROM special_days s WHERE s.day = ? AND (s.beds IS NULL OR rooms.booked < s.beds))) OR ' +
         '((beds IS NULL OR booked < beds) AND NOT EXISTS (SELECT 1 FROM special_days s WHERE s.day = ?)))',
     );
+  });
+});
+
+describe('takePlacesSql', () => {
+  const pool: CapacityPool = {
+    ...own,
+    limits: [
+      { from: { table: 'special_days s', where: 's.day = ? AND s.open = ?' }, limit: 's.beds' },
+      { when: 'NOT EXISTS (SELECT 1 FROM special_days s WHERE s.day = ?)', limit: 'beds' },
+    ],
+  };
+
+  it('takes several places while each limit leaves room for all of them, the count after each limit’s own parameters', () => {
+    expect(takePlacesSql(pool)).toBe(
+      'UPDATE rooms SET booked = booked + ? WHERE room_id = ? AND (' +
+        '(EXISTS (SELECT 1 FROM special_days s WHERE s.day = ? AND s.open = ? AND (s.beds IS NULL OR rooms.booked + ? <= s.beds))) OR ' +
+        '(NOT EXISTS (SELECT 1 FROM special_days s WHERE s.day = ?) AND (beds IS NULL OR booked + ? <= beds)))',
+    );
+    expect(takePlacesParameters(pool, 'r1', ['d', 1, 'd'], 4)).toEqual([4, 'r1', 'd', 1, 4, 'd', 4]);
+  });
+
+  it('refuses parameters that do not match the limits’ placeholders', () => {
+    expect(() => takePlacesParameters(pool, 'r1', ['d', 1], 4)).toThrow(/3 places|parameters/);
+  });
+
+  it('gives places back only while at least that many are taken', () => {
+    expect(givePlacesSql(pool)).toBe('UPDATE rooms SET booked = booked - ? WHERE room_id = ? AND booked >= ?');
   });
 });
 

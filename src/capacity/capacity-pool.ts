@@ -71,3 +71,55 @@ export function placesLeft(limit: number | null, taken: number): number | undefi
 export function isFull(limit: number | null, taken: number): boolean {
   return limit !== null && taken >= limit;
 }
+
+/** How many `?` placeholders an SQL fragment holds (the pools' fragments hold no quoted `?`). */
+const placeholdersIn = (fragment: string | undefined): number =>
+  fragment === undefined ? 0 : fragment.split('?').length - 1;
+
+/**
+ * The conditional UPDATE that takes several places of `pool` at once (an order's line): `count`
+ * more taken on the pool's row, only while one of its limits applies and leaves room for all of
+ * them. As takePlaceSql, the database decides in one write on the one row. Its parameters:
+ * takePlacesParameters.
+ */
+export function takePlacesSql(pool: CapacityPool): string {
+  const alternatives = pool.limits.map(({ when, from, limit }) => {
+    if (from === undefined)
+      return [...(when ? [when] : []), `(${limit} IS NULL OR ${pool.taken} + ? <= ${limit})`].join(' AND ');
+    const available = `(${limit} IS NULL OR ${pool.table}.${pool.taken} + ? <= ${limit})`;
+    const exists = `EXISTS (SELECT 1 FROM ${from.table} WHERE ${from.where} AND ${available})`;
+    return when ? `${when} AND ${exists}` : exists;
+  });
+  const admits = alternatives.length === 1 ? alternatives[0] : alternatives.map((one) => `(${one})`).join(' OR ');
+  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} + ? WHERE ${pool.key} = ? AND (${admits})`;
+}
+
+/**
+ * The parameters of takePlacesSql: the count, the row's key, then each limit's own parameters
+ * (its `when`, then its `from.where`, as takePlaceSql takes them) followed by the count.
+ */
+export function takePlacesParameters(
+  pool: CapacityPool,
+  key: string,
+  parameters: readonly unknown[],
+  count: number,
+): unknown[] {
+  const ordered: unknown[] = [count, key];
+  let next = 0;
+  for (const { when, from } of pool.limits) {
+    const own = placeholdersIn(when) + placeholdersIn(from?.where);
+    ordered.push(...parameters.slice(next, next + own), count);
+    next += own;
+  }
+  if (next !== parameters.length)
+    throw new Error(`${pool.name}: ${parameters.length} parameters for ${next} placeholders`);
+  return ordered;
+}
+
+/**
+ * The UPDATE that gives `count` places of `pool` back (an order's cancelled tickets): only while
+ * at least that many are taken. Its parameters: the count, the row's key, the count.
+ */
+export function givePlacesSql(pool: CapacityPool): string {
+  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} - ? WHERE ${pool.key} = ? AND ${pool.taken} >= ?`;
+}

@@ -1,5 +1,6 @@
 import type { Sql, SqlStatement } from '../database/sql.js';
 import { type CapacityPool, givePlaceSql, isFull, takePlaceSql } from './capacity-pool.js';
+import type { PlaceClaim } from './place-claim.js';
 
 /** One place asked of a pool: its row's key and the parameters of its limits (takePlaceSql). */
 export interface PlaceRequest {
@@ -84,6 +85,46 @@ export class Capacity {
     }
   }
 
+  /**
+   * Takes the places of every claim and runs `joined` with them, in one transaction: all, or
+   * nothing and `refusedBy`, the index of the first claim one of whose guards changed no row. The
+   * guards run in the order of their claims' rows (table, then key), so that two such transactions
+   * lock shared rows in one order; a pool with turns is taken in each of its rows' turns, in that
+   * same order, so that one instance never waits for a turn held by a transaction waiting for its
+   * own.
+   */
+  async takeAll(
+    claims: readonly PlaceClaim[],
+    joined: readonly SqlStatement[],
+  ): Promise<{ readonly taken: true } | { readonly refusedBy: number }> {
+    const order = claims.map((_, index) => index).sort((a, b) => compareRows(claims[a], claims[b]));
+    const guards: SqlStatement[] = [];
+    const claimOf: number[] = [];
+    for (const index of order) {
+      for (const guard of claims[index].guards) {
+        guards.push(guard);
+        claimOf.push(index);
+      }
+    }
+    const take = async () => {
+      const outcome = await this.sql.guardedTransaction(guards, joined);
+      return 'changed' in outcome ? { taken: true as const } : { refusedBy: claimOf[outcome.refusedBy] };
+    };
+    const turns = [
+      ...new Map(
+        order
+          .map((i) => claims[i].row)
+          .filter((row) => row.pool.turns)
+          .map((row) => [`${row.pool.name}\n${row.key}`, row]),
+      ).values(),
+    ];
+    const inTurns = turns.reduceRight<() => Promise<{ readonly taken: true } | { readonly refusedBy: number }>>(
+      (inner, row) => () => this.inTurn(row.pool, row.key, inner),
+      take,
+    );
+    return inTurns();
+  }
+
   /** The pool's UPDATE, written once: the same text every time (one prepared statement). */
   private sqlOf(pool: CapacityPool): string {
     let sql = this.statements.get(pool);
@@ -93,4 +134,10 @@ export class Capacity {
     }
     return sql;
   }
+}
+
+/** The order in which claims' rows are locked: by table, then by key. */
+function compareRows(a: PlaceClaim, b: PlaceClaim): number {
+  const pool = a.row.pool.table.localeCompare(b.row.pool.table);
+  return pool !== 0 ? pool : a.row.key < b.row.key ? -1 : a.row.key > b.row.key ? 1 : 0;
 }

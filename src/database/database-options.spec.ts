@@ -187,6 +187,7 @@ describe('a real SQLite file with the migrations applied', () => {
       { name: 'IDX_tickets_date', tbl_name: 'tickets' },
       { name: 'IDX_tickets_email', tbl_name: 'tickets' },
       { name: 'IDX_tickets_event', tbl_name: 'tickets' },
+      { name: 'IDX_tickets_order', tbl_name: 'tickets' },
       { name: 'IDX_tickets_status', tbl_name: 'tickets' },
       { name: 'IDX_webhook_deliveries_chain', tbl_name: 'webhook_deliveries' },
       { name: 'IDX_webhook_deliveries_due', tbl_name: 'webhook_deliveries' },

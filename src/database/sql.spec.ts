@@ -101,4 +101,29 @@ describe('Sql: every write reports to WriteHealth', () => {
     expect(await counts()).toEqual({ a: 1, b: 1, d: 0 });
     expect(health.failingRecently()).toBe(false);
   });
+
+  it('guardedTransaction names the guard that changed no row, and keeps nothing of the transaction', async () => {
+    await sql.execute('CREATE TABLE guarded_scratch (id varchar(8) PRIMARY KEY, n integer NOT NULL)', []);
+    await sql.execute("INSERT INTO guarded_scratch (id, n) VALUES ('a', 0), ('b', 5)", []);
+    const takeUpTo = (id: string, count: number, limit: number) => ({
+      sql: 'UPDATE guarded_scratch SET n = n + ? WHERE id = ? AND n + ? <= ?',
+      parameters: [count, id, count, limit],
+    });
+    const mark = { sql: "INSERT INTO guarded_scratch (id, n) VALUES ('c', 0)", parameters: [] };
+    const counts = async () =>
+      (await sql.select<{ id: string; n: number }>('SELECT id, n FROM guarded_scratch ORDER BY id')).map(
+        (row) => `${row.id}=${row.n}`,
+      );
+    await expect(
+      sql.guardedTransaction([takeUpTo('a', 2, 10), takeUpTo('b', 2, 10), takeUpTo('b', 4, 10)], [mark]),
+    ).resolves.toEqual({ refusedBy: 2 });
+    await expect(sql.guardedTransaction([takeUpTo('a', 11, 10), takeUpTo('b', 1, 10)], [mark])).resolves.toEqual({
+      refusedBy: 0,
+    });
+    expect(await counts()).toEqual(['a=0', 'b=5']);
+    await expect(sql.guardedTransaction([takeUpTo('a', 2, 10), takeUpTo('b', 5, 10)], [mark])).resolves.toEqual({
+      changed: [1],
+    });
+    expect(await counts()).toEqual(['a=2', 'b=10', 'c=0']);
+  });
 });

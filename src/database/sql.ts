@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
 import { isRefusedByServer, isRolledBack } from './database-errors.js';
+import { type GuardedOutcome, refused, refusedAsOutcome } from './guarded-outcome.js';
 import { DEFAULT_POOL } from './database-options.js';
 import { sqliteConnectionOf } from './driver-handles.js';
 import { readBinary } from './mysql-binary-reads.js';
@@ -181,27 +182,43 @@ export class Sql {
     options: TransactionOptions = {},
   ): Promise<number[] | null> {
     const guards: readonly SqlStatement[] = guard === null ? [] : 'sql' in guard ? [guard] : guard;
+    return this.guardedTransaction(guards, then, options).then((result) =>
+      'changed' in result ? result.changed : null,
+    );
+  }
+
+  /**
+   * As transactionIf with several guards, saying which guard refused: `refusedBy`, its index,
+   * when one changed no row (then nothing of the transaction is kept), else the rows each of
+   * `then` changed. A sale of several places from several pools (an order) names the one that
+   * ran out.
+   */
+  guardedTransaction(
+    guards: readonly SqlStatement[],
+    then: readonly SqlStatement[],
+    options: TransactionOptions = {},
+  ): Promise<GuardedOutcome> {
     return this.tracked(() => {
       const db = this.sqlite();
       if (db !== undefined) {
         const guarded = guards.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
         const prepared = then.map(({ sql, parameters }) => ({ statement: this.statement(db, sql), parameters }));
-        return refusedAsNull(
-          SqliteGroupCommit.of(db).write(() => {
+        return refusedAsOutcome(
+          SqliteGroupCommit.of(db).write((): GuardedOutcome => {
             for (let i = 0; i < guarded.length; i++) {
               if (guarded[i].statement.run(...guarded[i].parameters).changes === 0) return refused(i);
             }
-            return prepared.map(({ statement, parameters }) => statement.run(...parameters).changes);
+            return { changed: prepared.map(({ statement, parameters }) => statement.run(...parameters).changes) };
           }),
         );
       }
-      return refusedAsNull(
+      return refusedAsOutcome(
         this.retryingConflicts(() =>
-          this.inTransaction(options, async (runner) => {
+          this.inTransaction(options, async (runner): Promise<GuardedOutcome> => {
             for (let i = 0; i < guards.length; i++) if ((await changedBy(runner, guards[i])) === 0) return refused(i);
             const changed: number[] = [];
             for (const statement of then) changed.push(await changedBy(runner, statement));
-            return changed;
+            return { changed };
           }),
         ),
       );
@@ -394,22 +411,6 @@ export class Sql {
 }
 
 /** MySQL: runs one statement on the runner's connection; resolves with the rows it changed. */
-/** A later guard of transactionIf changed no row: thrown, so that the earlier guards' writes are undone. */
-class GuardRefused extends Error {}
-
-/** The answer of a transaction whose guard `index` changed no row: null for the first (nothing written), else undone. */
-function refused(index: number): null {
-  if (index === 0) return null;
-  throw new GuardRefused('a later guard changed no row');
-}
-
-function refusedAsNull(write: Promise<number[] | null>): Promise<number[] | null> {
-  return write.catch((error: unknown) => {
-    if (error instanceof GuardRefused) return null;
-    throw error;
-  });
-}
-
 async function changedBy(runner: QueryRunner, { sql, parameters }: SqlStatement): Promise<number> {
   const { affected } = await runner.query(sql, [...parameters], true);
   return affected ?? 0;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
+import { AdmissionClaims } from './admission-claims.js';
 import { DayAttendance } from './day-attendance.js';
 import { MuseumHoursController } from './museum-hours.controller.js';
 import { MuseumHoursRepository } from './museum-hours.repository.js';
@@ -20,8 +21,16 @@ import { TimeSlotsService } from './time-slots.service.js';
 @Module({
   imports: [CapacityModule],
   controllers: [MuseumHoursController],
-  providers: [MuseumHoursService, MuseumHoursRepository, TimeSlotsService, TimeSlotsRepository, DayAttendance],
-  exports: [MuseumHoursService, TimeSlotsService, DayAttendance],
+  providers: [
+    MuseumHoursService,
+    MuseumHoursRepository,
+    TimeSlotsService,
+    TimeSlotsRepository,
+    DayAttendance,
+    AdmissionClaims,
+  ],
+  // AdmissionClaims: admissions claimed several at a time, for a sale of several places (an order).
+  exports: [MuseumHoursService, TimeSlotsService, DayAttendance, AdmissionClaims],
 })
 export class MuseumHoursModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {

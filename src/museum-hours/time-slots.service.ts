@@ -117,7 +117,7 @@ export class TimeSlotsService {
 }
 
 /** Each slot of `hours` with what is left of it and of the day (`daySold` of its capacity). */
-function slotsWithRoom(hours: DayHours, daySold: number, sold: ReadonlyMap<string, number>): Slot[] {
+export function slotsWithRoom(hours: DayHours, daySold: number, sold: ReadonlyMap<string, number>): Slot[] {
   const capacity = hours.slots?.capacity ?? 0;
   const dayLeft = placesLeft(hours.capacity, daySold);
   return slotTimes(hours).map((time) => {

@@ -7,6 +7,7 @@ import { Capacity } from '../capacity/capacity.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { PublicEntityTags } from './public-entity-tags.js';
+import { EventSeatClaims } from './event-seat-claims.js';
 import { EventAttendance } from './event-attendance.js';
 import { EventSeats } from './event-seats.js';
 import { EventWriteParticipants } from './event-write-participants.js';
@@ -43,12 +44,18 @@ import { ResetRegistry } from '../database/reset-registry.js';
       inject: [Capacity, SpecialEventsRepository],
       useFactory: (capacity: Capacity, store: SpecialEventsRepository) => new EventSeats(capacity, store),
     },
+    {
+      provide: EventSeatClaims,
+      inject: [SpecialEventsRepository],
+      useFactory: (store: SpecialEventsRepository) => new EventSeatClaims(store),
+    },
   ],
   // What modules built on special events may use: the service's methods, a place in its writes'
   // transactions (see EventWriteParticipants), the place of the counter of its dates' tickets
-  // (EventAttendance) and the keys that sign list cursors (a ticket search signs its cursors
-  // with them too); never the repository or the tables.
-  exports: [SpecialEventsService, EventWriteParticipants, EventAttendance, CursorSigningKeys],
+  // (EventAttendance), the keys that sign list cursors (a ticket search signs its cursors with
+  // them too) and seats claimed several at a time for a sale of several places
+  // (EventSeatClaims); never the repository or the tables.
+  exports: [SpecialEventsService, EventWriteParticipants, EventAttendance, CursorSigningKeys, EventSeatClaims],
 })
 export class SpecialEventsModule {
   constructor(problems: ProblemTranslators, reset: ResetRegistry) {

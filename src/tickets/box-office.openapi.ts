@@ -44,7 +44,7 @@ export const ApiSearchTickets = (): MethodDecorator =>
       operationId: 'searchTickets',
       summary: 'Search tickets',
       description:
-        'The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact; none: every ' +
+        'The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact, `orderId`; none: every ' +
         'ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for ' +
         'box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets ' +
         '(default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` ' +

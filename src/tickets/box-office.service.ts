@@ -30,9 +30,9 @@ export interface TicketPage {
 
 /** The filters of a query, without the parameters that are not filters. */
 function filtersOf(query: SearchTicketsQuery): TicketFilters {
-  const { eventId, ticketDate, status, email } = query;
+  const { eventId, ticketDate, status, email, orderId } = query;
   return Object.fromEntries(
-    Object.entries({ eventId, ticketDate, status, email }).filter(([, value]) => value !== undefined),
+    Object.entries({ eventId, ticketDate, status, email, orderId }).filter(([, value]) => value !== undefined),
   ) as TicketFilters;
 }
 

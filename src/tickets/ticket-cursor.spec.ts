@@ -27,6 +27,15 @@ describe('ticket search cursors', () => {
     expect(ticketCursorKeyId('not a cursor')).toBeNull();
   });
 
+  it('are bound to the order filtered by, and a cursor without one stays valid as it was', () => {
+    const byOrder = { ...FILTERS, orderId: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e11' };
+    const cursor = encodeTicketCursor(TICKET, byOrder, KEY);
+    expect(decodeTicketCursor(cursor, byOrder, KEY)).toBe(TICKET);
+    expect(decodeTicketCursor(cursor, FILTERS, KEY)).toBeNull();
+    expect(decodeTicketCursor(cursor, { ...byOrder, orderId: '0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e12' }, KEY)).toBeNull();
+    expect(decodeTicketCursor(encodeTicketCursor(TICKET, FILTERS, KEY), byOrder, KEY)).toBeNull();
+  });
+
   it('are refused when signed over something that is not a ticket id', () => {
     expect(decodeTicketCursor(encodeTicketCursor('nope', {}, KEY), {}, KEY)).toBeNull();
   });

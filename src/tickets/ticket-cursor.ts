@@ -8,6 +8,7 @@ export interface TicketFilters {
   readonly ticketDate?: string;
   readonly status?: string;
   readonly email?: string;
+  readonly orderId?: string;
 }
 
 /** Bytes of HMAC-SHA256 a cursor carries: 128 bits, as the special events' list cursors. */
@@ -19,7 +20,11 @@ const PART = /^[A-Za-z0-9_-]+$/;
  * order (no filter holds a newline: the query's rules allow none).
  */
 function filtersText(filters: TicketFilters): string {
-  return [filters.eventId, filters.ticketDate, filters.status, filters.email].map((value) => value ?? '').join('\n');
+  // orderId only when given: a cursor issued before orders keeps its MAC.
+  const orderId = filters.orderId === undefined ? [] : [filters.orderId];
+  return [filters.eventId, filters.ticketDate, filters.status, filters.email, ...orderId]
+    .map((value) => value ?? '')
+    .join('\n');
 }
 
 /**

@@ -23,6 +23,7 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 @Index('IDX_tickets_date', ['ticketDate'])
 @Index('IDX_tickets_email', ['email'])
 @Index('IDX_tickets_status', ['status'])
+@Index('IDX_tickets_order', ['orderId'])
 export class Ticket {
   /** Lowercase hyphenated UUIDv7. */
   @PrimaryColumn({ name: 'ticket_id', type: 'varchar', length: 36 })
@@ -82,4 +83,11 @@ export class Ticket {
    */
   @Column({ name: 'refund_due', type: 'double', nullable: true })
   refundDue: number | null;
+
+  /**
+   * The order the ticket was sold in (the orders module's), without a foreign key; null for a
+   * ticket bought alone (POST /tickets).
+   */
+  @Column({ name: 'order_id', type: 'varchar', length: 36, nullable: true })
+  orderId: string | null;
 }

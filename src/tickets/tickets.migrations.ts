@@ -5,8 +5,10 @@ import { TicketRefunds1764600049000 as MysqlTicketRefunds } from './migrations/m
 import { TicketRefunds1764600049000 as SqliteTicketRefunds } from './migrations/sqlite/1764600049000-ticket-refunds.js';
 import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1795842085466-ticket-time.js';
 import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
-import { TicketCategory1795849311302 as MysqlTicketCategory } from './migrations/mysql/1795849311302-ticket-category.js';
-import { TicketCategory1795849311302 as SqliteTicketCategory } from './migrations/sqlite/1795849311302-ticket-category.js';
+import { TicketOrder1795849453540 as MysqlTicketOrder } from './migrations/mysql/1795849453540-ticket-order.js';
+import { TicketOrder1795849453540 as SqliteTicketOrder } from './migrations/sqlite/1795849453540-ticket-order.js';
+import { TicketCategory1795849453541 as MysqlTicketCategory } from './migrations/mysql/1795849453541-ticket-category.js';
+import { TicketCategory1795849453541 as SqliteTicketCategory } from './migrations/sqlite/1795849453541-ticket-category.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -14,6 +16,6 @@ import { TicketCategory1795849311302 as SqliteTicketCategory } from './migration
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketCategory],
-  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketCategory],
+  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketOrder, SqliteTicketCategory],
+  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketOrder, MysqlTicketCategory],
 };

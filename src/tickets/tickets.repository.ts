@@ -32,6 +32,19 @@ const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTi
 /** A ticket bought in a price category: the same columns, ticket_time and category, last. */
 const INSERT_CATEGORY_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime', 'category']);
 
+/** A ticket sold in an order: every column a sale writes, its time and order included. */
+export type NewOrderTicket = NewTicket & Pick<Ticket, 'ticketTime' | 'orderId'>;
+
+const ORDER_TICKET_COLUMNS = [...NEW_TICKET_COLUMNS, 'ticketTime', 'orderId'] as const;
+const INSERT_ORDER_TICKETS = insertInto(Ticket, ORDER_TICKET_COLUMNS);
+const ORDER_TICKET_ROW = `, (${ORDER_TICKET_COLUMNS.map(() => '?').join(', ')})`;
+
+/**
+ * Rows one INSERT of an order's tickets holds at most: an order's tickets go in statements of this
+ * many and one of the rest, so that the statements' texts (one prepared statement each) stay few.
+ */
+const TICKETS_PER_INSERT = 50;
+
 /**
  * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email, category,
  * price_paid, confirmation_code, status, created_at, checked_in_at, cancelled_at, refund_due.
@@ -62,7 +75,9 @@ const SEARCH_COLUMNS = [
   ['ticketDate', 'ticket_date'],
   ['status', 'status'],
   ['email', 'email'],
+  ['orderId', 'order_id'],
 ] as const satisfies readonly (readonly [keyof TicketFilters, string])[];
+const BY_ORDER = `${SELECT_TICKET} ${columnOf(Ticket, 'orderId')} = ? ORDER BY ${columnOf(Ticket, 'ticketId')}`;
 const BY_ID = `${SELECT_TICKET} ${columnOf(Ticket, 'ticketId')} = ?`;
 const BY_CODE = `${SELECT_TICKET} ${columnOf(Ticket, 'confirmationCode')} = ?`;
 
@@ -175,6 +190,19 @@ export class TicketsRepository {
     };
   }
 
+  /** The INSERTs of an order's tickets, for the transaction that takes their places: a few rows each. */
+  insertOrderStatements(tickets: readonly NewOrderTicket[]): SqlStatement[] {
+    const statements: SqlStatement[] = [];
+    for (let first = 0; first < tickets.length; first += TICKETS_PER_INSERT) {
+      const rows = tickets.slice(first, first + TICKETS_PER_INSERT);
+      statements.push({
+        sql: INSERT_ORDER_TICKETS + ORDER_TICKET_ROW.repeat(rows.length - 1),
+        parameters: rows.flatMap((ticket) => ORDER_TICKET_COLUMNS.map((column) => ticket[column])),
+      });
+    }
+    return statements;
+  }
+
   /**
    * What an event's delete adds to its transaction: every ticket of the event not yet cancelled is,
    * at that moment. A checked-in ticket keeps its `checked_in_at`, so both facts stay readable, and
@@ -198,6 +226,15 @@ export class TicketsRepository {
    */
   cancelStatement(ticketId: string, now: number): SqlStatement {
     return { sql: CANCEL_BY_ID, parameters: [now, ticketId] };
+  }
+
+  /**
+   * Runs every ticket's cancel (cancelStatement) and, only when each changed its row, `releases`
+   * (the places given back), in one transaction: whether it did. Nothing is kept when one ticket
+   * left `active` since it was read.
+   */
+  async cancelTogether(cancels: readonly SqlStatement[], releases: readonly SqlStatement[]): Promise<boolean> {
+    return 'changed' in (await this.sql.guardedTransaction(cancels, releases));
   }
 
   /** Of `dates`, those on which the event has an active ticket. */
@@ -226,6 +263,11 @@ export class TicketsRepository {
   async byId(ticketId: string): Promise<Ticket | null> {
     const [row] = await this.sql.select<RowOf<Ticket>>(BY_ID, [ticketId]);
     return row === undefined ? null : toTicket(row);
+  }
+
+  /** The tickets of an order, in the order of sale. */
+  async byOrder(orderId: string): Promise<Ticket[]> {
+    return (await this.sql.select<RowOf<Ticket>>(BY_ORDER, [orderId])).map(toTicket);
   }
 
   async byCode(confirmationCode: string): Promise<Ticket | null> {

@@ -285,5 +285,6 @@ export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
     checkedInAt: iso(ticket.checkedInAt),
     cancelledAt: iso(ticket.cancelledAt),
     refundDue: ticket.refundDue,
+    ...(ticket.orderId === null ? {} : { orderId: ticket.orderId }),
   };
 }

@@ -15,6 +15,7 @@ export const SERVICE_TABLES: readonly string[] = [
   'museum_hours_exceptions',
   'museum_slot_admissions',
   'museum_weekly_hours',
+  'orders',
   'public_read_hits',
   'special_event_dates',
   'special_event_sessions',

@@ -153,7 +153,7 @@ describe('npm run migration:* against MySQL', () => {
         [database.name],
       );
       const byColumn = Object.fromEntries(rows.map((row) => [row.COLUMN_NAME as string, row]));
-      for (const column of ['ticket_id', 'event_id', 'ticket_date', 'confirmation_code', 'status']) {
+      for (const column of ['ticket_id', 'event_id', 'ticket_date', 'confirmation_code', 'status', 'order_id']) {
         expect(byColumn[column]).toMatchObject({ CHARACTER_SET_NAME: 'ascii', COLLATION_NAME: 'ascii_bin' });
       }
       expect(byColumn.email).toMatchObject({ COLUMN_TYPE: 'varchar(254)', CHARACTER_SET_NAME: 'utf8mb4' });
@@ -175,6 +175,7 @@ describe('npm run migration:* against MySQL', () => {
         ['IDX_tickets_date', 1],
         ['IDX_tickets_email', 1],
         ['IDX_tickets_event', 1],
+        ['IDX_tickets_order', 1],
         ['IDX_tickets_status', 1],
       ]);
     } finally {

@@ -9,6 +9,8 @@ export interface ProblemAnswer<Facts> {
   readonly type?: string;
   readonly detail: (facts: Facts) => string;
   readonly headers?: (facts: Facts) => Readonly<Record<string, string>>;
+  /** Extension members of the problem (RFC 9457 §3.2) beside the standard ones. */
+  readonly members?: (facts: Facts) => Readonly<Record<string, unknown>>;
   /** When this is the answer: one sentence, for the OpenAPI document and docs/api.md. */
   readonly when: string;
   /** Facts for the OpenAPI example of this answer. */
@@ -65,6 +67,7 @@ export class ProblemCatalog<Reasons extends object> {
     return new ProblemException(answer.status, answer.detail(facts), {
       ...(answer.type === undefined ? {} : { type: answer.type }),
       ...(answer.headers === undefined ? {} : { headers: answer.headers(facts) }),
+      ...(answer.members === undefined ? {} : { members: answer.members(facts) }),
     });
   }
 

@@ -30,4 +30,11 @@ export class ProblemDetailsSchema {
 
   @ApiPropertyOptional({ type: [FieldErrorSchema], description: 'Every failing field (validation errors only).' })
   errors?: FieldErrorSchema[];
+
+  @ApiPropertyOptional({
+    type: Number,
+    description: "The index in `lines` (from 0) of an order's line that could not be served (POST /orders only).",
+    example: 1,
+  })
+  line?: number;
 }

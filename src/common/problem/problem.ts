@@ -32,6 +32,8 @@ export class ProblemException extends HttpException {
       readonly headers?: Readonly<Record<string, string>>;
       /** A problem type URI; `about:blank` means "the status code says it all" (RFC 9457 §4.2.1). */
       readonly type?: string;
+      /** Extension members of the problem (RFC 9457 §3.2), such as the index of an order's line. */
+      readonly members?: Readonly<Record<string, unknown>>;
     } = {},
   ) {
     super(detail, status);
@@ -51,7 +53,7 @@ export class ProblemException extends HttpException {
       instance,
     };
     if (this.extras.errors) problem.errors = [...this.extras.errors];
-    return problem;
+    return this.extras.members === undefined ? problem : { ...this.extras.members, ...problem };
   }
 }
 

@@ -62,6 +62,18 @@ export class SearchTicketsQuery {
   email?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    description: 'Only tickets sold in this order (POST /orders).',
+  })
+  @Transform(lowerCase)
+  @ValidateIf(present)
+  @rule('isTicketOrderId', (value) =>
+    isRfc9562Uuid(value) ? null : 'must be a UUID (RFC 9562), e.g. 0196a8f4-6e2b-7c3d-9e4f-5a6b7c8d9e0f',
+  )
+  orderId?: string;
+
+  @ApiPropertyOptional({
     type: Number,
     minimum: SEARCH_LIMIT.min,
     maximum: SEARCH_LIMIT.max,

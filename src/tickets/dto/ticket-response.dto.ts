@@ -75,8 +75,10 @@ export class TicketResponse {
   })
   email?: string | null;
 
+  // Typed to admit null so that an order's ticket (OrderTicketResponse) may say null for none;
+  // a ticket read leaves the key out instead.
   @ApiPropertyOptional({ type: String, description: CATEGORY_DESCRIPTION, example: 'adult' })
-  category?: string;
+  category?: string | null;
 
   @ApiProperty({
     type: Number,
@@ -125,4 +127,10 @@ export class TicketResponse {
     example: null,
   })
   refundDue: number | null;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The order the ticket was sold in (POST /orders); absent for a ticket bought alone.',
+  })
+  orderId?: string;
 }

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * bought); NULL for a ticket bought with none, which every existing ticket is. What it was sold at
  * is already kept (`price_paid`).
  */
-export class TicketCategory1795849311302 implements MigrationInterface {
-  name = 'TicketCategory1795849311302';
+export class TicketCategory1795849453541 implements MigrationInterface {
+  name = 'TicketCategory1795849453541';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { type Role, roleAllows } from '../auth/roles.js';
+import { MuseumClock } from '../domain/museum-clock.js';
+import { type LineRefusal, TicketBatchService } from '../tickets/ticket-batch.service.js';
+import { READS_TICKET_SECRETS } from '../tickets/tickets.service.js';
+import type { OrderResponse } from './dto/order-response.dto.js';
+import { orderLines, type PlaceOrderDto } from './dto/place-order.dto.js';
+import type { Order } from './order.entity.js';
+import { sumOf, toOrderResponse } from './order-response.js';
+import { OrderRefusal } from './orders.refusals.js';
+import { OrdersRepository } from './orders.repository.js';
+
+/**
+ * Orders: several tickets bought together, all or nothing, and cancelled together. The tickets
+ * are sold and cancelled by the tickets module (TicketBatchService), the order's row joined to
+ * the same transaction; this module never reads the tickets' or the places' tables.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly batches: TicketBatchService,
+    private readonly clock: MuseumClock,
+  ) {}
+
+  /** Places the order: every line's tickets sold in one transaction with the order's row, or nothing. */
+  async place(body: PlaceOrderDto): Promise<OrderResponse> {
+    const parsed = orderLines(body.lines);
+    if ('errors' in parsed) throw new OrderRefusal('invalid-order', { errors: parsed.errors });
+    const orderId = uuidv7();
+    let order: Order | undefined;
+    const sale = await this.batches.sell(parsed.lines, { email: body.email, orderId }, (tickets) => {
+      order = {
+        orderId,
+        email: body.email,
+        total: sumOf(tickets.map((ticket) => ticket.pricePaid)),
+        createdAt: this.clock.now(),
+      };
+      return [this.orders.insertStatement(order)];
+    });
+    if (sale.kind === 'invalid') throw new OrderRefusal('invalid-order', { errors: sale.errors });
+    if (sale.kind === 'refused') throw lineRefusal(sale.line, sale.why);
+    return toOrderResponse(order as Order, await this.batches.ofOrder(orderId), true);
+  }
+
+  /** The order as `reader` may see it: without the email and the tickets' codes below READS_TICKET_SECRETS. */
+  async get(orderId: string, reader: Role): Promise<OrderResponse> {
+    const order = await this.find(orderId);
+    return toOrderResponse(order, await this.batches.ofOrder(orderId), roleAllows(reader, READS_TICKET_SECRETS));
+  }
+
+  /**
+   * Cancels every active ticket of the order, giving their places back in the same transaction,
+   * and answers the order as it then is. A checked-in ticket refuses the whole cancel (409); an
+   * order already cancelled answers as it is (a second cancel changes nothing, refundDue included).
+   */
+  async cancel(orderId: string): Promise<OrderResponse> {
+    const order = await this.find(orderId);
+    const outcome = await this.batches.cancelOrder(orderId);
+    if (outcome.kind === 'checked-in') {
+      throw new OrderRefusal('cancel-checked-in', { ticketIds: outcome.tickets.map((ticket) => ticket.ticketId) });
+    }
+    return toOrderResponse(order, outcome.tickets, true);
+  }
+
+  private async find(orderId: string): Promise<Order> {
+    const order = await this.orders.find(orderId);
+    if (order === undefined) throw new OrderRefusal('no-order', { orderId });
+    return order;
+  }
+}
+
+/** Why line `line` of an order was not served, as the order's refusal. */
+function lineRefusal(line: number, why: LineRefusal): OrderRefusal {
+  switch (why.reason) {
+    case 'no-event':
+      return new OrderRefusal('line-no-event', { line, eventId: why.eventId });
+    case 'not-an-event-date':
+      return new OrderRefusal('line-not-an-event-date', { line, date: why.date, dates: why.dates });
+    case 'museum-closed':
+      return new OrderRefusal('line-museum-closed', { line, date: why.date });
+    case 'sold-out':
+      return new OrderRefusal('line-sold-out', { line, of: why.of, asked: why.asked, left: why.left, next: why.next });
+  }
+}

@@ -1,0 +1,86 @@
+import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningService, startService, useBuiltService } from '../helpers/built-service.js';
+import { SUITE_NOW, suiteDate } from '../helpers/clock.js';
+import { validEvent } from '../helpers/problem-assertions.js';
+import { basicHeader } from '../helpers/test-app.js';
+
+const USER = 'orders';
+const PASSWORD = 'orders-password-1234';
+const AUTH = basicHeader(USER, PASSWORD);
+
+async function send(service: RunningService, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: { Authorization: AUTH, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/**
+ * Two instances of the built service on one MariaDB database (MySQL only), each with its own
+ * pool and its own turns: orders sent to both at once for fewer seats than asked sell exactly the
+ * seats there are, whole orders only. In test mode, on the suite's museum clock.
+ */
+describe('orders: two instances on one MariaDB database', () => {
+  const built = useBuiltService('mysql', { sharedAcrossTests: true });
+  const services: RunningService[] = [];
+  beforeAll(async () => {
+    const env = {
+      DATABASE_URL: built.database.url,
+      DB_MIGRATIONS_RUN: 'true',
+      ADMIN_USERNAME: USER,
+      ADMIN_PASSWORD: PASSWORD,
+      TEST_MODE: 'true',
+      TEST_MODE_DATABASE: new URL(built.database.url).pathname.slice(1),
+    };
+    services.push(await startService(built.entry, env, 60_000));
+    services.push(await startService(built.entry, env, 60_000));
+    const clock = await send(services[0], 'PUT', '/testing/clock', { now: SUITE_NOW, frozen: true });
+    if (clock.status !== 200) throw new Error(`the museum clock was not set: ${clock.status}`);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()));
+  });
+
+  it('60 orders of 2 seats and a day admission, half through each, for 50 seats: exactly 25 sold', async () => {
+    const date = suiteDate(30);
+    expect(
+      (await send(services[0], 'PUT', `/museum-hours/${date}`, { timeOpen: '09:00', timeClose: '18:00' })).status,
+    ).toBe(200);
+    const event = validEvent({ dates: [date], capacity: 50 });
+    expect((await send(services[1], 'POST', '/special-events', event)).status).toBe(201);
+    const lines = [
+      { ticketType: 'general', ticketDate: date, quantity: 1 },
+      { ticketType: 'event', eventId: event.eventId, ticketDate: date, quantity: 2 },
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => send(services[i % 2], 'POST', '/orders', { email: 'a@example.com', lines })),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(25);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(35);
+    // Both instances sold: the race was between them, not within one.
+    const soldBy = [0, 1].map((side) => answers.filter((res, i) => i % 2 === side && res.status === 201).length);
+    expect(soldBy.every((count) => count > 0)).toBe(true);
+
+    const connection = await createConnection(built.database.url);
+    try {
+      const [[seats]] = await connection.query<RowDataPacket[]>(
+        'SELECT tickets_sold AS n FROM special_events WHERE event_id = ?',
+        [event.eventId],
+      );
+      const [[tickets]] = await connection.query<RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM tickets WHERE ticket_date = ?',
+        [date],
+      );
+      const [[admissions]] = await connection.query<RowDataPacket[]>(
+        'SELECT sold AS n FROM museum_general_admissions WHERE day = ?',
+        [date],
+      );
+      expect([Number(seats.n), Number(tickets.n), Number(admissions.n)]).toEqual([50, 75, 25]);
+    } finally {
+      await connection.end();
+    }
+  }, 120_000);
+});
