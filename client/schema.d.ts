@@ -372,6 +372,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admission-prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the price categories of general admission
+         * @description The categories a general ticket may be bought in (POST /tickets with `category`), each with its price, in the order they were put; `[]` for none. A general ticket bought with no category costs GENERAL_ADMISSION_PRICE, which this list does not show. Viewers and up.
+         */
+        get: operations["getAdmissionPrices"];
+        /**
+         * Set the price categories of general admission
+         * @description Replaces the whole list: up to 20 `{category, price}`, each category once (1 to 40 characters, compared exactly), each price as an event price; `[]` removes every category. Tickets already sold keep the category and price they were sold at. Editors and admins.
+         */
+        put: operations["setAdmissionPrices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tickets": {
         parameters: {
             query?: never;
@@ -381,7 +405,7 @@ export interface paths {
         };
         /**
          * Search tickets
-         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact, `orderId`; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
+         * @description The tickets matching every filter given (`eventId`, `ticketDate`, `status`, `email` exact, `orderId`; none: every ticket), in the order of sale, as GET /tickets/{ticketId} shows them: `confirmationCode` and `email` only for box-office and up, and only they may search by `email` (a viewer gets `403`). A page has `limit` tickets (default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` (keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With `Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), without `limit` or `cursor`, in bounded memory; the columns are those of the JSON (`category` empty for a ticket without one), without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no such operation.
          */
         get: operations["searchTickets"];
         put?: never;
@@ -665,6 +689,31 @@ export interface components {
              */
             durationMinutes?: number;
             /**
+             * @description Only for an event with price categories: the price of a ticket bought in each (an addition to the Museum API); `price` is the price of one bought with none.
+             * @example [
+             *       {
+             *         "category": "adult",
+             *         "price": 20
+             *       },
+             *       {
+             *         "category": "child",
+             *         "price": 0
+             *       }
+             *     ]
+             */
+            prices?: {
+                /**
+                 * @description Unique within the list; compared exactly (letter case included).
+                 * @example adult
+                 */
+                category: string;
+                /**
+                 * Format: double
+                 * @example 20
+                 */
+                price: number;
+            }[];
+            /**
              * @description Only for an event with a capacity: the tickets it may sell in all (an addition to the Museum API).
              * @example 120
              */
@@ -731,6 +780,31 @@ export interface components {
              * @example 60
              */
             durationMinutes?: number | null;
+            /**
+             * @description Prices by category (an addition to the Museum API): a ticket bought with a `category` costs its entry's price; `price` stays the price of a ticket bought with none. Up to 20 entries, each category once. Absent, null or []: no categories.
+             * @example [
+             *       {
+             *         "category": "adult",
+             *         "price": 20
+             *       },
+             *       {
+             *         "category": "child",
+             *         "price": 0
+             *       }
+             *     ]
+             */
+            prices?: {
+                /**
+                 * @description Unique within the list; compared exactly (letter case included).
+                 * @example adult
+                 */
+                category: string;
+                /**
+                 * Format: double
+                 * @example 20
+                 */
+                price: number;
+            }[] | null;
         };
         DateAvailabilityResponse: {
             /**
@@ -822,6 +896,31 @@ export interface components {
              * @example 60
              */
             durationMinutes?: number | null;
+            /**
+             * @description Replaces the prices by category as a whole (an addition to the Museum API); null or [] removes them. Tickets already sold keep the price they were sold at.
+             * @example [
+             *       {
+             *         "category": "adult",
+             *         "price": 20
+             *       },
+             *       {
+             *         "category": "child",
+             *         "price": 0
+             *       }
+             *     ]
+             */
+            prices?: {
+                /**
+                 * @description Unique within the list; compared exactly (letter case included).
+                 * @example adult
+                 */
+                category: string;
+                /**
+                 * Format: double
+                 * @example 20
+                 */
+                price: number;
+            }[] | null;
         };
         CreateCalendarTokenDto: {
             /**
@@ -1301,6 +1400,11 @@ export interface components {
              * @example 10:30
              */
             ticketTime?: string;
+            /**
+             * @description The price category (an addition to the Museum API): one of the event's `prices` for an event ticket, one of GET /admission-prices for a general one, compared exactly; the ticket keeps it and its price at the moment of purchase. Absent: the base price (the event's `price`, or GENERAL_ADMISSION_PRICE). An unknown category is a 400 naming the valid ones.
+             * @example adult
+             */
+            category?: string;
         };
         TicketConfirmationResponse: {
             /** @example Museum special event ticket purchased */
@@ -1330,6 +1434,11 @@ export interface components {
              * @description The special event; only on an event ticket.
              */
             eventId?: string;
+            /**
+             * @description The price category the ticket was bought in (an addition to the Museum API); absent for a ticket bought with none.
+             * @example adult
+             */
+            category?: string;
             /**
              * @description Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password.
              * @example ticket-3q2-7wVk9mRr1bXoYl0Tfg
@@ -1362,7 +1471,12 @@ export interface components {
              */
             email?: string | null;
             /**
-             * @description What was paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE.
+             * @description The price category the ticket was bought in (an addition to the Museum API); absent for a ticket bought with none.
+             * @example adult
+             */
+            category?: string;
+            /**
+             * @description What was paid, at the moment of purchase: the event's price, or GENERAL_ADMISSION_PRICE, or the price of the ticket's category. A later change of prices leaves it as it is.
              * @example 25
              */
             price: number;
@@ -1474,7 +1588,12 @@ export interface components {
              */
             email?: string | null;
             /**
-             * @description What was paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE.
+             * @description The price category the ticket was sold in; null: none (the price of a ticket with no category).
+             * @example null
+             */
+            category?: string | null;
+            /**
+             * @description What was paid, at the moment of purchase: the event's price, or GENERAL_ADMISSION_PRICE, or the price of the ticket's category. A later change of prices leaves it as it is.
              * @example 25
              */
             price: number;
@@ -1507,11 +1626,6 @@ export interface components {
              * @description The order the ticket was sold in (POST /orders); absent for a ticket bought alone.
              */
             orderId?: string;
-            /**
-             * @description The price category the ticket was sold in; null: none (the price of a ticket with no category).
-             * @example null
-             */
-            category: string | null;
         };
         OrderResponse: {
             /**
@@ -5212,6 +5326,317 @@ export interface operations {
             };
         };
     };
+    getAdmissionPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Unique within the list; compared exactly (letter case included).
+                         * @example adult
+                         */
+                        category: string;
+                        /**
+                         * Format: double
+                         * @example 20
+                         */
+                        price: number;
+                    }[];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
+    setAdmissionPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Unique within the list; compared exactly (letter case included).
+                     * @example adult
+                     */
+                    category: string;
+                    /**
+                     * Format: double
+                     * @example 20
+                     */
+                    price: number;
+                }[];
+            };
+        };
+        responses: {
+            /** @description The categories as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Unique within the list; compared exactly (letter case included).
+                         * @example adult
+                         */
+                        category: string;
+                        /**
+                         * Format: double
+                         * @example 20
+                         */
+                        price: number;
+                    }[];
+                };
+            };
+            /** @description Invalid input: the body or a parameter breaks a rule; `errors` names the failing fields (the first 20 errors). Malformed JSON too. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:museum:problem:validation",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is invalid: check price.",
+                     *       "instance": "/path/of/the/request",
+                     *       "errors": [
+                     *         {
+                     *           "field": "price",
+                     *           "message": "price must be a finite JSON number"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Missing or invalid credentials. The same answer for every kind of failure. */
+            401: {
+                headers: {
+                    /** @description Always `Basic realm="museum", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Valid HTTP Basic credentials are required.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Authenticated, but the user's role may not do this (a viewer only lists and reads). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You are not allowed to do this.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The request body must be at most 262144 bytes.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The body is not sent as JSON (UTF-8) of a media type the operation accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The request body must be JSON, sent with Content-Type: application/json.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description Too many wrong credentials for this user name from this address, or for many names from this address. */
+            429: {
+                headers: {
+                    /** @description Seconds until these credentials may be tried again from this address. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Too many failed authentication attempts from this address; try again later.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The request headers are larger than 16 KiB. Answered by the HTTP server before routing, so `instance` is `/`. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Request Header Fields Too Large",
+                     *       "status": 431,
+                     *       "detail": "The request headers are too large.",
+                     *       "instance": "/"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+            /** @description The database is unavailable, or too many password checks are waiting; retry after the given time. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The service cannot reach its database right now; retry shortly.",
+                     *       "instance": "/path/of/the/request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetailsSchema"];
+                };
+            };
+        };
+    };
     searchTickets: {
         parameters: {
             query?: {
@@ -5245,7 +5670,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketResponse"][];
-                    /** @example ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
+                    /** @example ticketId,ticketType,ticketDate,eventId,email,category,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue */
                     "text/csv": string;
                 };
             };

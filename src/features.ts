@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { AppConfig } from './config/app-config.js';
+import { ADMISSION_PRICES_MIGRATIONS } from './admission-prices/admission-prices.migrations.js';
+import { AdmissionPricesModule } from './admission-prices/admission-prices.module.js';
 import { AUTH_MIGRATIONS } from './auth/auth.migrations.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CALENDAR_MIGRATIONS } from './calendar/calendar.migrations.js';
@@ -43,6 +45,7 @@ export const FEATURES: readonly Feature[] = [
   { module: CalendarModule, migrations: CALENDAR_MIGRATIONS },
   { module: WebhooksModule, migrations: WEBHOOKS_MIGRATIONS },
   { module: MuseumHoursModule, migrations: MUSEUM_HOURS_MIGRATIONS },
+  { module: AdmissionPricesModule, migrations: ADMISSION_PRICES_MIGRATIONS },
   { module: TicketsModule, migrations: TICKETS_MIGRATIONS },
   { module: OrdersModule, migrations: ORDERS_MIGRATIONS },
   { module: DoorModule },

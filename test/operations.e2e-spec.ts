@@ -165,8 +165,8 @@ describe('GET /openapi.json', () => {
     const content = created.content as Record<string, Body>;
     expect(Object.keys(content)).toEqual(['application/json']);
     const event = deref(content['application/json'].schema as Body);
-    // capacity and ticketsAvailable: optional, only for an event with a capacity; capacityPerDate
-    // and durationMinutes only when set.
+    // capacity and ticketsAvailable: optional, only for an event with a capacity; capacityPerDate,
+    // durationMinutes and prices only when set.
     expect(Object.keys(properties(event)).sort()).toEqual(
       [
         'capacity',
@@ -178,6 +178,7 @@ describe('GET /openapi.json', () => {
         'location',
         'name',
         'price',
+        'prices',
         'ticketsAvailable',
       ].sort(),
     );
@@ -260,8 +261,10 @@ describe('GET /openapi.json', () => {
         'location',
         'name',
         'price',
+        'prices',
       ].sort(),
     );
+    expect(p.prices).toMatchObject({ type: 'array', maxItems: 20, nullable: true });
     expect(p.capacity).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000_000, nullable: true });
     expect(p.capacityPerDate).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000_000, nullable: true });
     expect(p.durationMinutes).toMatchObject({ type: 'integer', minimum: 1, maximum: 1440, nullable: true });

@@ -6,6 +6,7 @@
 import { CALENDAR } from './calendar.js';
 import { IDEMPOTENCY } from './idempotency.js';
 import { MUSEUM_HOURS } from './museum-hours.js';
+import { PRICE_CATEGORIES } from './price-categories.js';
 import { ORDERS } from './orders.js';
 import { PUBLIC_READ } from './public-read.js';
 import { SPECIAL_EVENTS } from './special-events.js';
@@ -23,6 +24,7 @@ const MODULES = [
   ORDERS,
   MUSEUM_HOURS,
   TIME_SLOTS,
+  PRICE_CATEGORIES,
   PUBLIC_READ,
   IDEMPOTENCY,
   WEBHOOKS,

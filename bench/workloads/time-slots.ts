@@ -30,7 +30,7 @@ const FLASH_BUYERS = 6000;
 const FLASH_IN_FLIGHT = 64;
 const FLASH_SLOT_CAPACITY = 100;
 
-const buyGeneral = workload({ name: 'buy-general', method: 'POST', path: '/tickets', status: 201, servers: [] });
+export const buyGeneral = workload({ name: 'buy-general', method: 'POST', path: '/tickets', status: 201, servers: [] });
 const buyGeneralSlotted = workload({
   name: 'buy-general-slotted',
   method: 'POST',

@@ -21,7 +21,7 @@ export function toOrderResponse({ order, tickets }: OrderWithTickets, withSecret
     total: order.total,
     refundDue: cancelled.length === 0 ? null : sumOf(cancelled.map((ticket) => ticket.refundDue ?? 0)),
     createdAt: new Date(order.createdAt).toISOString(),
-    // A ticket's own category, once tickets keep one, overrides the null.
+    // A ticket with a category shows it (toResponse); one without, null.
     tickets: tickets.map((ticket): OrderTicketResponse =>
       Object.assign({ category: null }, toResponse(ticket, withSecrets)),
     ),

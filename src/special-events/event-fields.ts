@@ -8,6 +8,7 @@ import {
   stringListProblem,
 } from '../common/validation/validators.js';
 import { sessionTimeProblem } from '../domain/event-sessions.js';
+import { priceListProblem, priceListSchema } from '../domain/price-categories.js';
 import { EVENT_EXAMPLE, EVENT_RULES as R } from './special-event.rules.js';
 
 type Field =
@@ -19,7 +20,8 @@ type Field =
   | 'price'
   | 'capacity'
   | 'capacityPerDate'
-  | 'durationMinutes';
+  | 'durationMinutes'
+  | 'prices';
 
 /**
  * Each field's documented shape, once: the create and update bodies and the response add only
@@ -42,6 +44,7 @@ export const FIELD_SCHEMA = {
   capacity: { type: 'integer', minimum: R.capacityMin, maximum: R.capacityMax, example: 120 },
   capacityPerDate: { type: 'integer', minimum: R.capacityPerDateMin, maximum: R.capacityPerDateMax, example: 25 },
   durationMinutes: { type: 'integer', minimum: R.durationMin, maximum: R.durationMax, example: 60 },
+  prices: priceListSchema({ min: R.priceMin, max: R.priceMax }),
 } as const satisfies Record<Field, ApiPropertyOptions>;
 
 /**
@@ -76,6 +79,8 @@ export const FieldRule = {
         ? null
         : `must be a whole JSON number of minutes from ${R.durationMin} to ${R.durationMax}, or null for none`,
     ),
+  prices: (): PropertyDecorator =>
+    rule('isPriceList', (value) => priceListProblem(value, { min: R.priceMin, max: R.priceMax })),
 } as const satisfies Record<Field, () => PropertyDecorator>;
 
 /**

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { CategoryPrice } from '../domain/price-categories.js';
 
 /**
  * A special event as stored. Column types hold every value validation accepts on both databases
@@ -58,6 +59,13 @@ export class SpecialEvent {
    */
   @Column({ name: 'capacity_per_date', type: 'integer', nullable: true })
   capacityPerDate: number | null;
+
+  /**
+   * The prices by category (adult, child, …), in the order given, as JSON; null for none. `price`
+   * stays the price of a ticket bought with no category.
+   */
+  @Column({ type: 'json', nullable: true })
+  prices: CategoryPrice[] | null;
 
   /**
    * The tickets sold, counted for every event (with or without a capacity, so that a capacity set

@@ -11,6 +11,8 @@ import { EventDuration1764700048100 as MysqlEventDuration } from './migrations/m
 import { EventDuration1764700048100 as SqliteEventDuration } from './migrations/sqlite/1764700048100-event-duration.js';
 import { EventCapacityPerDate1764700048200 as MysqlEventCapacityPerDate } from './migrations/mysql/1764700048200-event-capacity-per-date.js';
 import { EventCapacityPerDate1764700048200 as SqliteEventCapacityPerDate } from './migrations/sqlite/1764700048200-event-capacity-per-date.js';
+import { EventPrices1795849311301 as MysqlEventPrices } from './migrations/mysql/1795849311301-event-prices.js';
+import { EventPrices1795849311301 as SqliteEventPrices } from './migrations/sqlite/1795849311301-event-prices.js';
 import { EventSessions1795849324199 as MysqlEventSessions } from './migrations/mysql/1795849324199-event-sessions.js';
 import { EventSessions1795849324199 as SqliteEventSessions } from './migrations/sqlite/1795849324199-event-sessions.js';
 
@@ -28,6 +30,7 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     SqliteEventCapacity,
     SqliteEventDuration,
     SqliteEventCapacityPerDate,
+    SqliteEventPrices,
     SqliteEventSessions,
   ],
   mysql: [
@@ -37,6 +40,7 @@ export const SPECIAL_EVENTS_MIGRATIONS: DriverMigrations = {
     MysqlEventCapacity,
     MysqlEventDuration,
     MysqlEventCapacityPerDate,
+    MysqlEventPrices,
     MysqlEventSessions,
   ],
 };

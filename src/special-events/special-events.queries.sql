@@ -2,18 +2,18 @@
 -- Regenerate with: UPDATE_SQL_FILES=1 npx vitest run --project unit <that spec>
 
 -- find
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold
   FROM special_events e
   WHERE e.event_id = ?;
 
 -- insert (SQLite)
-INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, duration_minutes, capacity_per_date, tickets_sold)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, duration_minutes, capacity_per_date, prices, tickets_sold)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT DO NOTHING;
 
 -- insert of two events (MySQL/MariaDB: the creates of a turn, batched)
-INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, duration_minutes, capacity_per_date, tickets_sold)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO special_events (event_id, name, location, event_description, dates, price, version, sort_date, capacity, duration_minutes, capacity_per_date, prices, tickets_sold)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- delete
 DELETE
@@ -34,7 +34,7 @@ DELETE
 
 -- update if the version (and the tickets sold) are unchanged
 UPDATE special_events
-  SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, version = ?, sort_date = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?
+  SET name = ?, location = ?, event_description = ?, dates = ?, price = ?, version = ?, sort_date = ?, capacity = ?, duration_minutes = ?, capacity_per_date = ?, prices = ?
   WHERE event_id = ?
   AND version = ?
   AND (? = 0 OR tickets_sold = ?)
@@ -59,13 +59,13 @@ DELETE
   WHERE event_id IN (?, ?);
 
 -- list, no range (SQLite)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, e.sort_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, e.sort_date AS list_key
   FROM special_events e
   ORDER BY e.sort_date, e.event_id
   LIMIT CAST(? AS INTEGER) OFFSET ?;
 
 -- list, no range, after a cursor (MySQL/MariaDB)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, e.sort_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, e.sort_date AS list_key
   FROM special_events e
   WHERE e.sort_date >= ?
   AND (e.sort_date > ? OR e.event_id > ?)
@@ -73,7 +73,7 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   LIMIT ? OFFSET ?;
 
 -- list, a range (SQLite)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, d.event_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, d.event_date AS list_key
   FROM (SELECT w.event_date, w.event_id
     FROM special_event_dates w
     WHERE w.event_date >= ?
@@ -90,7 +90,7 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   LIMIT CAST(? AS INTEGER) OFFSET ?;
 
 -- list, a range after a cursor (SQLite)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, d.event_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, d.event_date AS list_key
   FROM (SELECT w.event_date, w.event_id
     FROM special_event_dates w
     WHERE w.event_date >= ?
@@ -108,7 +108,7 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   LIMIT CAST(? AS INTEGER) OFFSET ?;
 
 -- list, a range (MariaDB)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, d.event_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, d.event_date AS list_key
   FROM special_event_dates d
   JOIN special_events e ON e.event_id = d.event_id
   WHERE d.event_date >= ?
@@ -123,7 +123,7 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   ROWS EXAMINED 8192;
 
 -- list, a range after a cursor (MySQL)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, d.event_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, d.event_date AS list_key
   FROM special_event_dates d
   JOIN special_events e ON e.event_id = d.event_id
   WHERE d.event_date >= ?
@@ -138,7 +138,7 @@ SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.
   LIMIT ? OFFSET ?;
 
 -- list, a range up to the walk end (MariaDB, read again)
-SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.tickets_sold, d.event_date AS list_key
+SELECT e.event_id, e.name, e.location, e.event_description, e.dates, e.price, e.version, e.sort_date, e.capacity, e.duration_minutes, e.capacity_per_date, e.prices, e.tickets_sold, d.event_date AS list_key
   FROM special_event_dates d
   JOIN special_events e ON e.event_id = d.event_id
   WHERE d.event_date >= ?

@@ -5,8 +5,8 @@ import { ticketsAvailable } from './special-events.service.js';
 import type { EventPrecondition, EventRevision } from './special-events.types.js';
 
 /**
- * The fields everyone who may read an event sees, in the order they see them; `durationMinutes`
- * only for an event with one.
+ * The fields everyone who may read an event sees, in the order they see them; `prices` and
+ * `durationMinutes` only for an event with them.
  */
 function sharedFields(event: SpecialEvent): SpecialEventResponse {
   const response: SpecialEventResponse = {
@@ -17,6 +17,7 @@ function sharedFields(event: SpecialEvent): SpecialEventResponse {
     dates: event.dates,
     price: event.price,
   };
+  if (event.prices !== null) response.prices = event.prices;
   if (event.durationMinutes !== null) response.durationMinutes = event.durationMinutes;
   return response;
 }

@@ -5,6 +5,7 @@ import { placesLeft } from '../capacity/capacity-pool.js';
 import type { SqlStatement } from '../database/sql.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';
 import { sessionItems } from '../domain/event-sessions.js';
+import { storedPriceList } from '../domain/price-categories.js';
 import { CursorSigningKeys } from './cursor-signing-keys.js';
 import { availabilityOf, type DateAvailability, dateOverLimit, seatKeys } from './date-seats.js';
 import { EventSeats, type TicketReservation } from './event-seats.js';
@@ -75,6 +76,8 @@ export function withDerivedColumns(
     sortDate: sortDateOf(indexedDates(fields.dates)),
   } as Record<keyof SpecialEvent, unknown>;
   for (const property of NULLABLE) event[property] ??= null;
+  // An empty price list is stored as none, so that it reads as an event without prices.
+  event.prices = storedPriceList(fields.prices);
   return event as SpecialEvent;
 }
 

@@ -50,8 +50,9 @@ export const ApiSearchTickets = (): MethodDecorator =>
         '(default 10, at most 100); a page with a next one carries `Link: <…>; rel="next"` with an opaque `cursor` ' +
         '(keyset paging: every page costs the same). An unknown parameter is a `400` naming it. With ' +
         '`Accept: text/csv` the same filters stream every matching ticket as CSV (RFC 4180, a header line, CRLF), ' +
-        'without `limit` or `cursor`, in bounded memory; the columns are those of the JSON, without `email` and ' +
-        '`confirmationCode` for a viewer. Additive: the Museum API has no such operation.',
+        'without `limit` or `cursor`, in bounded memory; the columns are those of the JSON (`category` empty for a ' +
+        'ticket without one), without `email` and `confirmationCode` for a viewer. Additive: the Museum API has no ' +
+        'such operation.',
     }),
     ApiProduces('application/json', 'text/csv'),
     ApiOkResponse({
@@ -61,7 +62,7 @@ export const ApiSearchTickets = (): MethodDecorator =>
         'text/csv': {
           schema: { type: 'string' },
           example:
-            'ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,' +
+            'ticketId,ticketType,ticketDate,eventId,email,category,price,confirmationCode,status,createdAt,checkedInAt,' +
             'cancelledAt,refundDue\r\n',
         },
       },

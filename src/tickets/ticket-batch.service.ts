@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { Capacity } from '../capacity/capacity.js';
 import type { PlaceClaim } from '../capacity/place-claim.js';
-import type { AppConfig } from '../config/app-config.js';
-import { InjectConfig } from '../config/config.module.js';
 import type { SqlStatement } from '../database/sql.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import type { FieldRule } from '../domain/refusal.js';
@@ -13,8 +11,8 @@ import { EventSeatClaims } from '../special-events/event-seat-claims.js';
 import type { SpecialEvent } from '../special-events/special-events.types.js';
 import { SpecialEventRefusal } from '../special-events/special-events.refusals.js';
 import { newConfirmationCode } from './confirmation-code.js';
-import { salePrice } from './sale-price.js';
 import type { Ticket, TicketType } from './ticket.entity.js';
+import { TicketPrices, unknownCategoryRule } from './ticket-prices.js';
 import { type NewOrderTicket, TicketsRepository } from './tickets.repository.js';
 
 /** One line of a sale of several tickets: `quantity` tickets of one kind, date and time. */
@@ -60,6 +58,9 @@ type Prepared =
       readonly claim: PlaceClaim;
       readonly event: SpecialEvent | null;
       readonly time: string | null;
+      /** The price of each of the line's tickets, in its category (null: none). */
+      readonly price: number;
+      readonly category: string | null;
     }
   | { readonly kind: 'invalid'; readonly errors: readonly FieldRule[] }
   | { readonly kind: 'refused'; readonly why: LineRefusal };
@@ -83,8 +84,6 @@ const CANCEL_ATTEMPTS = 5;
  */
 @Injectable()
 export class TicketBatchService {
-  private readonly generalAdmissionPrice: number;
-
   constructor(
     private readonly tickets: TicketsRepository,
     private readonly capacity: Capacity,
@@ -92,10 +91,8 @@ export class TicketBatchService {
     private readonly admissions: AdmissionClaims,
     private readonly hours: MuseumHoursService,
     private readonly clock: MuseumClock,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
-  }
+    private readonly prices: TicketPrices,
+  ) {}
 
   /**
    * Sells every line's tickets to `email` in order `orderId`, with `joined(tickets)` in the same
@@ -243,7 +240,7 @@ export class TicketBatchService {
           if (await this.hours.closedByException(date)) {
             return { kind: 'refused', why: { reason: 'museum-closed', date } };
           }
-          return { kind: 'claim', claim: seats.claim, event: seats.event, time: seats.time };
+          return this.priced(line, index, { claim: seats.claim, event: seats.event, time: seats.time });
       }
     }
     const admission = await this.admissions.claim(date, line.ticketTime, quantity);
@@ -260,11 +257,31 @@ export class TicketBatchService {
       case 'unknown-time':
         return invalid(ticketTime, `ticketTime must be one of the slots of ${date}: ${admission.times.join(', ')}`);
       case 'claimable':
-        return { kind: 'claim', claim: admission.claim, event: null, time: admission.time };
+        return this.priced(line, index, { claim: admission.claim, event: null, time: admission.time });
     }
   }
 
-  /** The tickets of every line, each priced by salePrice and with a code of its own. */
+  /**
+   * A line's claim with its tickets' price: the event's (as read for the claim, the version whose
+   * seats it takes) or general admission's, in the line's category; an unknown one is a 400.
+   */
+  private async priced(
+    line: BatchLine,
+    index: number,
+    claim: Pick<Extract<Prepared, { kind: 'claim' }>, 'claim' | 'event' | 'time'>,
+  ): Promise<Prepared> {
+    const outcome =
+      claim.event === null
+        ? await this.prices.forGeneral(line.category)
+        : this.prices.forEvent(claim.event, line.category);
+    if (outcome.kind === 'unknown-category') {
+      const of = claim.event === null ? 'general' : 'event';
+      return { kind: 'invalid', errors: [unknownCategoryRule(outcome, of, `lines[${index}].category`)] };
+    }
+    return { kind: 'claim', ...claim, price: outcome.price, category: outcome.category };
+  }
+
+  /** The tickets of every line, each at its line's price and with a code of its own. */
   private ticketsOf(
     lines: readonly BatchLine[],
     claims: readonly Extract<Prepared, { kind: 'claim' }>[],
@@ -272,8 +289,7 @@ export class TicketBatchService {
   ): NewOrderTicket[] {
     const createdAt = this.clock.now();
     return lines.flatMap((line, index) => {
-      const { event, time } = claims[index];
-      const pricePaid = salePrice({ event, category: line.category }, this.generalAdmissionPrice);
+      const { event, time, price: pricePaid, category } = claims[index];
       return Array.from({ length: line.quantity }, () => ({
         ticketId: uuidv7(),
         ticketType: line.ticketType,
@@ -284,6 +300,7 @@ export class TicketBatchService {
         pricePaid,
         confirmationCode: newConfirmationCode(),
         createdAt,
+        category,
         orderId: sale.orderId,
       }));
     });

@@ -12,6 +12,7 @@ const ALL_COLUMNS = [
   'ticketDate',
   'eventId',
   'email',
+  'category',
   'price',
   'confirmationCode',
   'status',
@@ -35,9 +36,9 @@ export function csvHeader(withSecrets: boolean): string {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 /**
- * A text a spreadsheet would run as a formula (OWASP "CSV injection"): only a buyer's email can
- * start so (`=…@example.com` is a valid address); it is written with a leading `'`, which
- * spreadsheets show as text.
+ * A text a spreadsheet would run as a formula (OWASP "CSV injection"): a buyer's email
+ * (`=…@example.com` is a valid address) or a price category can start so; it is written with a
+ * leading `'`, which spreadsheets show as text.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -52,11 +53,26 @@ const iso = (ms: number | string | null): string => (ms === null ? '' : new Date
 /** The lines of `rows` (as TicketsRepository.exportRows reads them), one string; an empty value for null. */
 export function csvRows(rows: readonly ExportRow[], withSecrets: boolean): string {
   let text = '';
-  for (const [id, type, date, eventId, email, price, code, status, created, checkedIn, cancelled, refund] of rows) {
+  for (const [
+    id,
+    type,
+    date,
+    eventId,
+    email,
+    category,
+    price,
+    code,
+    status,
+    created,
+    checkedIn,
+    cancelled,
+    refund,
+  ] of rows) {
     const secrets = withSecrets ? `${email === null ? '' : csvText(email)},` : '';
     const shownCode = withSecrets ? `${code},` : '';
     text +=
-      `${id},${type},${date},${eventId ?? ''},${secrets}${price},${shownCode}${status},${iso(created)},` +
+      `${id},${type},${date},${eventId ?? ''},${secrets}${category === null ? '' : csvText(category)},${price},` +
+      `${shownCode}${status},${iso(created)},` +
       `${iso(checkedIn)},${iso(cancelled)},${refund ?? ''}\r\n`;
   }
   return text;

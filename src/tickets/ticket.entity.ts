@@ -9,12 +9,13 @@ export const TICKET_STATUSES = ['active', 'checked-in', 'cancelled'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /**
- * A ticket sold. It keeps what was paid (the event's price at the moment of purchase, or
- * GENERAL_ADMISSION_PRICE), and its status changes only by conditional UPDATEs the database
- * decides: `active` → `checked-in` at the door, `active` → `cancelled` at the box office (its
- * seat or admission given back), `active` or `checked-in` → `cancelled` when its event is
- * deleted. Nothing ever deletes a ticket. `event_id` names an event of special-events
- * without a foreign key: this module never touches that module's tables.
+ * A ticket sold. It keeps its price category, if any, and what was paid (the price of the event,
+ * or of its category, at the moment of purchase; for general admission GENERAL_ADMISSION_PRICE, or
+ * its category's), and its status changes only by conditional UPDATEs the database decides:
+ * `active` → `checked-in` at the door, `active` → `cancelled` at the box office (its seat or
+ * admission given back), `active` or `checked-in` → `cancelled` when its event is deleted.
+ * Nothing ever deletes a ticket. `event_id` names an event of special-events without a foreign
+ * key: this module never touches that module's tables.
  */
 @Entity({ name: 'tickets', withoutRowid: true })
 @Index('IDX_tickets_event', ['eventId'])
@@ -47,6 +48,13 @@ export class Ticket {
 
   @Column({ type: 'varchar', length: 254, nullable: true })
   email: string | null;
+
+  /**
+   * The price category it was bought in (an event's, or general admission's), as named then; null
+   * for a ticket bought with none. `pricePaid` is that category's price at the moment of purchase.
+   */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  category: string | null;
 
   /** What was paid: an 8-byte double, as special events keep their price. */
   @Column({ name: 'price_paid', type: 'double' })

@@ -7,6 +7,8 @@ import { TicketTime1795842085466 as MysqlTicketTime } from './migrations/mysql/1
 import { TicketTime1795842085466 as SqliteTicketTime } from './migrations/sqlite/1795842085466-ticket-time.js';
 import { TicketOrder1795849453540 as MysqlTicketOrder } from './migrations/mysql/1795849453540-ticket-order.js';
 import { TicketOrder1795849453540 as SqliteTicketOrder } from './migrations/sqlite/1795849453540-ticket-order.js';
+import { TicketCategory1795849453541 as MysqlTicketCategory } from './migrations/mysql/1795849453541-ticket-category.js';
+import { TicketCategory1795849453541 as SqliteTicketCategory } from './migrations/sqlite/1795849453541-ticket-category.js';
 
 /**
  * The tickets' table. One class per driver under one name and timestamp, oldest first;
@@ -14,6 +16,6 @@ import { TicketOrder1795849453540 as SqliteTicketOrder } from './migrations/sqli
  * feature's into one history.
  */
 export const TICKETS_MIGRATIONS: DriverMigrations = {
-  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketOrder],
-  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketOrder],
+  sqlite: [SqliteTickets, SqliteTicketRefunds, SqliteTicketTime, SqliteTicketOrder, SqliteTicketCategory],
+  mysql: [MysqlTickets, MysqlTicketRefunds, MysqlTicketTime, MysqlTicketOrder, MysqlTicketCategory],
 };

@@ -4,12 +4,14 @@ import { ProblemTranslators } from '../common/problem/problem-translators.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CapacityModule } from '../capacity/capacity.module.js';
 import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { AdmissionPricesModule } from '../admission-prices/admission-prices.module.js';
 import { MuseumHoursModule } from '../museum-hours/museum-hours.module.js';
 import { EventWriteParticipants } from '../special-events/event-write-participants.js';
 import { SpecialEventsModule } from '../special-events/special-events.module.js';
 import { BoxOfficeService } from './box-office.service.js';
 import { TicketBatchService } from './ticket-batch.service.js';
 import { CheckInsController, TicketsController } from './tickets.controller.js';
+import { TicketPrices } from './ticket-prices.js';
 import { TicketAttendance } from './ticket-attendance.js';
 import { TicketsRepository } from './tickets.repository.js';
 import { TicketsService } from './tickets.service.js';
@@ -25,13 +27,28 @@ import { ResetRegistry } from '../database/reset-registry.js';
  * transaction), never their tables; neither knows anything of tickets.
  */
 @Module({
-  imports: [SpecialEventsModule, MuseumHoursModule, AuthModule, IdempotencyModule, CapacityModule],
+  imports: [
+    SpecialEventsModule,
+    MuseumHoursModule,
+    AdmissionPricesModule,
+    AuthModule,
+    IdempotencyModule,
+    CapacityModule,
+  ],
   controllers: [TicketsController, CheckInsController],
   // TicketAttendance counts tickets for the attendance routes of special events and museum hours.
-  providers: [TicketsService, BoxOfficeService, TicketsRepository, TicketAttendance, TimedEntry, TicketBatchService],
+  providers: [
+    TicketsService,
+    BoxOfficeService,
+    TicketsRepository,
+    TicketAttendance,
+    TimedEntry,
+    TicketBatchService,
+    TicketPrices,
+  ],
   // What modules built on tickets may use (orders): sales, reads and cancels of several tickets in
-  // one transaction; never the repository or the table.
-  exports: [TicketBatchService],
+  // one transaction, and the price of a ticket in a category; never the repository or the table.
+  exports: [TicketBatchService, TicketPrices],
 })
 export class TicketsModule implements OnModuleInit {
   constructor(

@@ -10,7 +10,8 @@ export const TICKET_PROBLEMS = new ProblemCatalog<TicketReasons>('tickets', Tick
       '`ticketDate` is before today or beyond the 366 days tickets are sold ahead, a general ticket names an ' +
       '`eventId`, or `ticketTime` is missing or no slot of a day with time slots, or given for a day without them; ' +
       "for an event ticket, `ticketTime` is missing on a date with several sessions, or is none of the event's " +
-      'sessions that day (the message names the valid times).',
+      'sessions that day (the message names the valid times); or `category` names none of the price categories ' +
+      '(the message names the valid ones).',
     example: { errors: [{ field: 'eventId', message: 'eventId must be absent for a general ticket' }] },
   },
   'no-event': {

@@ -10,7 +10,7 @@ export type NewTicket = Pick<
   Ticket,
   'ticketId' | 'ticketType' | 'ticketDate' | 'eventId' | 'email' | 'pricePaid' | 'confirmationCode' | 'createdAt'
 > &
-  Partial<Pick<Ticket, 'ticketTime'>>;
+  Partial<Pick<Ticket, 'ticketTime' | 'category'>>;
 
 const NEW_TICKET_COLUMNS = [
   'ticketId',
@@ -29,11 +29,13 @@ const SELECT_TICKETS = `SELECT ${selectList(Ticket)} FROM ${TICKETS}`;
 const SELECT_TICKET = `${SELECT_TICKETS} WHERE`;
 /** A ticket with a time (a slot, a session): the same columns and ticket_time, last. */
 const INSERT_TIMED_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime']);
+/** A ticket bought in a price category: the same columns, ticket_time and category, last. */
+const INSERT_CATEGORY_TICKET = insertInto(Ticket, [...NEW_TICKET_COLUMNS, 'ticketTime', 'category']);
 
-/** A ticket sold in an order: every column a sale writes, its time and order included. */
-export type NewOrderTicket = NewTicket & Pick<Ticket, 'ticketTime' | 'orderId'>;
+/** A ticket sold in an order: every column a sale writes, its time, category and order included. */
+export type NewOrderTicket = NewTicket & Pick<Ticket, 'ticketTime' | 'category' | 'orderId'>;
 
-const ORDER_TICKET_COLUMNS = [...NEW_TICKET_COLUMNS, 'ticketTime', 'orderId'] as const;
+const ORDER_TICKET_COLUMNS = [...NEW_TICKET_COLUMNS, 'ticketTime', 'category', 'orderId'] as const;
 const INSERT_ORDER_TICKETS = insertInto(Ticket, ORDER_TICKET_COLUMNS);
 const ORDER_TICKET_ROW = `, (${ORDER_TICKET_COLUMNS.map(() => '?').join(', ')})`;
 
@@ -44,7 +46,7 @@ const ORDER_TICKET_ROW = `, (${ORDER_TICKET_COLUMNS.map(() => '?').join(', ')})`
 const TICKETS_PER_INSERT = 50;
 
 /**
- * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email,
+ * A ticket as an export reads it: ticket_id, ticket_type, ticket_date, event_id, email, category,
  * price_paid, confirmation_code, status, created_at, checked_in_at, cancelled_at, refund_due.
  * Epoch milliseconds may come as strings (MySQL BIGINT).
  */
@@ -52,6 +54,7 @@ export type ExportRow = readonly [
   string,
   string,
   string,
+  string | null,
   string | null,
   string | null,
   number,
@@ -63,7 +66,7 @@ export type ExportRow = readonly [
   number | null,
 ];
 const SELECT_EXPORT =
-  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, price_paid, confirmation_code, status, created_at, ' +
+  'SELECT ticket_id, ticket_type, ticket_date, event_id, email, category, price_paid, confirmation_code, status, created_at, ' +
   `checked_in_at, cancelled_at, refund_due FROM ${TICKETS}`;
 
 /** The filters of a search, with their columns, in the order their parameters are bound. */
@@ -170,7 +173,14 @@ export class TicketsRepository {
 
   /** The INSERT of a sold ticket, for the transaction that takes its seat or admission. */
   insertStatement(ticket: NewTicket): SqlStatement {
-    const { ticketTime, ...rest } = ticket;
+    const { ticketTime, category, ...rest } = ticket;
+    // The statement of a sale without a category stays the one it always was (one prepared text each).
+    if (category !== null && category !== undefined) {
+      return {
+        sql: INSERT_CATEGORY_TICKET,
+        parameters: [...NEW_TICKET_COLUMNS.map((property) => rest[property]), ticketTime ?? null, category],
+      };
+    }
     if (ticketTime === null || ticketTime === undefined) {
       return { sql: INSERT_TICKET, parameters: NEW_TICKET_COLUMNS.map((property) => rest[property]) };
     }

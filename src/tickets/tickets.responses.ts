@@ -26,6 +26,7 @@ export function toResponse(ticket: Ticket, withSecrets = true): TicketResponse {
     ...(ticket.ticketTime === null ? {} : { ticketTime: ticket.ticketTime }),
     ...(ticket.eventId === null ? {} : { eventId: ticket.eventId }),
     ...(withSecrets ? { email: ticket.email } : {}),
+    ...(ticket.category === null ? {} : { category: ticket.category }),
     price: ticket.pricePaid,
     ...(withSecrets ? { confirmationCode: ticket.confirmationCode } : {}),
     status: ticket.status,

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { CheckInCodeGuesses } from '../auth/check-in-codes.js';
-import type { AppConfig } from '../config/app-config.js';
-import { InjectConfig } from '../config/config.module.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
 import type { SqlStatement } from '../database/sql.js';
@@ -14,6 +12,7 @@ import { newConfirmationCode } from './confirmation-code.js';
 import { eventRefusal } from './event-admission.js';
 import { generalRefusal } from './general-admission.js';
 import type { Ticket } from './ticket.entity.js';
+import { TicketPrices, unknownCategory } from './ticket-prices.js';
 import { ticketQrPng } from './ticket-qr.js';
 import { TimedEntry } from './timed-entry.js';
 import { TicketRefusal } from './tickets.refusals.js';
@@ -25,8 +24,6 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** Sells tickets, reads them, draws their QR codes and checks them in at the door. */
 @Injectable()
 export class TicketsService {
-  private readonly generalAdmissionPrice: number;
-
   constructor(
     private readonly tickets: TicketsRepository,
     private readonly clock: MuseumClock,
@@ -35,10 +32,8 @@ export class TicketsService {
     private readonly hours: MuseumHoursService,
     private readonly slots: TimeSlotsService,
     private readonly entry: TimedEntry,
-    @InjectConfig() config: AppConfig,
-  ) {
-    this.generalAdmissionPrice = config.museum.generalAdmissionPrice;
-  }
+    private readonly prices: TicketPrices,
+  ) {}
 
   /**
    * Buys one ticket: a seat of an event (SpecialEventsService.reserveTicket) or a day's general
@@ -76,7 +71,12 @@ export class TicketsService {
     }
     const ticketId = uuidv7();
     const confirmationCode = newConfirmationCode();
-    const insert = (price: number, eventId: string | null, ticketTime: string | null): SqlStatement =>
+    const insert = (
+      price: number,
+      eventId: string | null,
+      ticketTime: string | null,
+      category: string | null,
+    ): SqlStatement =>
       this.tickets.insertStatement({
         ticketId,
         ticketType: body.ticketType,
@@ -87,16 +87,23 @@ export class TicketsService {
         confirmationCode,
         createdAt: this.clock.now(),
         ticketTime,
+        category,
       });
     if (body.ticketType === 'event') {
       const eventId = body.eventId as string;
       if (await this.hours.closedByException(body.ticketDate))
         throw await this.closedForEvent(eventId, body.ticketDate);
       // On a date with sessions the seat is a session's: ticketTime names it (EventSeats.reserve).
+      // Priced from the event as read for this sale (the version whose seat it takes); an unknown
+      // category is refused before anything is written.
       const reservation = await this.events.reserveTicket(
         eventId,
         body.ticketDate,
-        (event, time) => [insert(event.price, event.eventId, time)],
+        (event, time) => {
+          const priced = this.prices.forEvent(event, body.category);
+          if (priced.kind !== 'priced') throw unknownCategory(priced, 'event');
+          return [insert(priced.price, event.eventId, time, priced.category)];
+        },
         body.ticketTime,
       );
       if (reservation.outcome !== 'reserved') throw eventRefusal(eventId, body.ticketDate, reservation);
@@ -106,11 +113,14 @@ export class TicketsService {
         ticketDate: body.ticketDate,
         ...(reservation.time === null ? {} : { ticketTime: reservation.time }),
         eventId,
+        ...(body.category === undefined ? {} : { category: body.category }),
         confirmationCode,
       };
     }
     // A day with time slots sells the slot named by ticketTime, a day without them as before.
-    const joined = [insert(this.generalAdmissionPrice, null, body.ticketTime ?? null)];
+    const priced = await this.prices.forGeneral(body.category);
+    if (priced.kind !== 'priced') throw unknownCategory(priced, 'general');
+    const joined = [insert(priced.price, null, body.ticketTime ?? null, priced.category)];
     const admission = await this.slots.admit(body.ticketDate, body.ticketTime, joined);
     if (admission.outcome !== 'admitted') throw generalRefusal(body.ticketDate, admission);
     return {
@@ -118,6 +128,7 @@ export class TicketsService {
       ticketType: 'general',
       ticketDate: body.ticketDate,
       ...(admission.time === null ? {} : { ticketTime: admission.time }),
+      ...(body.category === undefined ? {} : { category: body.category }),
       confirmationCode,
     };
   }

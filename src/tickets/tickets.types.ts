@@ -16,6 +16,8 @@ export interface TicketPurchase {
   readonly eventId?: string;
   readonly email?: string;
   readonly ticketTime?: string;
+  /** A price category of the event's or general admission's; none: the price with no category. */
+  readonly category?: string;
 }
 
 /** A ticket sold: what its buyer is told. `ticketTime` only for a time slot or an event's session. */

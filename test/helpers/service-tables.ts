@@ -3,6 +3,7 @@
  * each is there (InnoDB, with a primary key) beside any a new module adds.
  */
 export const SERVICE_TABLES: readonly string[] = [
+  'admission_prices',
   'calendar_event_stamps',
   'calendar_tokens',
   'credentials_epoch',

@@ -68,6 +68,7 @@ describe('npm run migration:* against MySQL', () => {
     expect(byColumn['special_events.price'].COLUMN_TYPE).toBe('double');
     // MySQL 8: json; MariaDB: JSON is an alias of longtext (utf8mb4, with a json_valid check).
     expect(['json', 'longtext']).toContain(byColumn['special_events.dates'].COLUMN_TYPE);
+    expect(['json', 'longtext']).toContain(byColumn['special_events.prices'].COLUMN_TYPE);
     expect(byColumn['special_events.event_id'].COLUMN_TYPE).toBe('varchar(36)');
     // MySQL 8 shows no display width, MariaDB does.
     expect(['bigint', 'bigint(20)']).toContain(byColumn['special_events.version'].COLUMN_TYPE);
@@ -158,6 +159,12 @@ describe('npm run migration:* against MySQL', () => {
       expect(byColumn.email).toMatchObject({ COLUMN_TYPE: 'varchar(254)', CHARACTER_SET_NAME: 'utf8mb4' });
       expect(byColumn.price_paid.COLUMN_TYPE).toBe('double');
       expect(byColumn.refund_due.COLUMN_TYPE).toBe('double');
+      // A price category compares exactly (letter case counts), as general admission's keys do.
+      expect(byColumn.category).toMatchObject({
+        COLUMN_TYPE: 'varchar(40)',
+        CHARACTER_SET_NAME: 'utf8mb4',
+        COLLATION_NAME: 'utf8mb4_bin',
+      });
       const [indexes] = await connection.query<RowDataPacket[]>(
         `SELECT INDEX_NAME, NON_UNIQUE FROM information_schema.STATISTICS
           WHERE TABLE_SCHEMA = ? AND TABLE_NAME = 'tickets' AND INDEX_NAME LIKE 'IDX_%' ORDER BY INDEX_NAME`,
@@ -198,8 +205,8 @@ describe('npm run migration:* against MySQL', () => {
     npm('migration:run');
     // With special_events' capacity and tickets_sold (EventCapacity1764400000000) and
     // duration_minutes (EventDuration1764700048100), and capacity_per_date with each date's
-    // tickets_sold (EventCapacityPerDate1764700048200).
-    expect((await columns()).length).toBe(20);
+    // tickets_sold (EventCapacityPerDate1764700048200), and prices (EventPrices1795849311301).
+    expect((await columns()).length).toBe(21);
     expect(await tableExists('tickets')).toBe(true);
   }, 180_000);
 });

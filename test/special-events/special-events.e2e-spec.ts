@@ -995,17 +995,16 @@ describe('authentication comes first', () => {
 describe('read back from the database', () => {
   /** The stored event's API fields; its version and list order key are checked on their own. */
   async function stored(eventId: string): Promise<Body> {
-    const { version, sortDate, capacity, ticketsSold, durationMinutes, capacityPerDate, ...fields } = await t.app
-      .get(DataSource)
-      .getRepository(SpecialEvent)
-      .findOneByOrFail({ eventId });
+    const { version, sortDate, capacity, ticketsSold, durationMinutes, capacityPerDate, prices, ...fields } =
+      await t.app.get(DataSource).getRepository(SpecialEvent).findOneByOrFail({ eventId });
     expect(Number.isSafeInteger(version) && version > 0).toBe(true);
-    // Created without a capacity, a duration or a limit per date: none of them, nothing sold yet.
-    expect({ capacity, ticketsSold, durationMinutes, capacityPerDate }).toEqual({
+    // Created without a capacity, a duration, a limit per date or prices: none of them, nothing sold yet.
+    expect({ capacity, ticketsSold, durationMinutes, capacityPerDate, prices }).toEqual({
       capacity: null,
       ticketsSold: 0,
       durationMinutes: null,
       capacityPerDate: null,
+      prices: null,
     });
     expect(sortDate).toBe(fields.dates.includes('2025-05-01') ? '2025-05-01' : '~');
     // Any other nullable column, which these creates leave out, is null: left out here too.

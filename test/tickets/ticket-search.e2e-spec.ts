@@ -167,7 +167,7 @@ describe('GET /tickets (searchTickets)', () => {
       const lines = res.text.split('\r\n');
       expect(lines.at(-1)).toBe('');
       expect(lines[0]).toBe(
-        'ticketId,ticketType,ticketDate,eventId,email,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue',
+        'ticketId,ticketType,ticketDate,eventId,email,category,price,confirmationCode,status,createdAt,checkedInAt,cancelledAt,refundDue',
       );
       const rows = lines.slice(1, -1).map((line) => line.split(','));
       expect(rows.map((row) => row[0])).toEqual(matching((x) => x.eventId === EVENT_A && x.status === 'active'));
@@ -178,6 +178,7 @@ describe('GET /tickets (searchTickets)', () => {
         json.ticketDate,
         EVENT_A,
         json.email ?? '',
+        '',
         '25',
         json.confirmationCode,
         'active',
@@ -192,7 +193,7 @@ describe('GET /tickets (searchTickets)', () => {
       const res = await csv('?status=cancelled', KIOSK_AUTH);
       expectStatus(res, 200);
       expect(res.text.split('\r\n')[0]).toBe(
-        'ticketId,ticketType,ticketDate,eventId,price,status,createdAt,checkedInAt,cancelledAt,refundDue',
+        'ticketId,ticketType,ticketDate,eventId,category,price,status,createdAt,checkedInAt,cancelledAt,refundDue',
       );
       expect(res.text).not.toContain('example.com');
       expect(res.text).not.toContain('ticket-');

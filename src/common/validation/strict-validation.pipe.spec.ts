@@ -43,11 +43,12 @@ describe('StrictValidationPipe on the create body', () => {
     const body = validBody({ capacity: 40 });
     const result = await new StrictValidationPipe().transform(body, BODY);
     expect(result).toBeInstanceOf(CreateSpecialEventDto);
-    // Optional fields not sent (capacityPerDate, durationMinutes) are there, undefined.
+    // Optional fields not sent (capacityPerDate, durationMinutes, prices) are there, undefined.
     expect(Object.fromEntries(Object.entries(result as object))).toStrictEqual({
       ...validBody({ capacity: 40 }),
       capacityPerDate: undefined,
       durationMinutes: undefined,
+      prices: undefined,
     });
   });
 
@@ -57,13 +58,14 @@ describe('StrictValidationPipe on the create body', () => {
     const result = (await new StrictValidationPipe().transform(body, BODY)) as CreateSpecialEventDto;
     expect(result).toBeInstanceOf(CreateSpecialEventDto);
     expect(result.eventId).toBeUndefined();
-    // The optional fields not sent (eventId, capacity, capacityPerDate, durationMinutes) are left undefined.
+    // The optional fields not sent (eventId, capacity, capacityPerDate, durationMinutes, prices) are left undefined.
     expect(result.capacity).toBeUndefined();
     expect({ ...Object.fromEntries(Object.entries(result)), eventId: EVENT_ID }).toStrictEqual({
       ...validBody(),
       capacity: undefined,
       capacityPerDate: undefined,
       durationMinutes: undefined,
+      prices: undefined,
     });
   });
 

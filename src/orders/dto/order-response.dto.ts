@@ -12,7 +12,7 @@ export class OrderTicketResponse extends TicketResponse {
     description: 'The price category the ticket was sold in; null: none (the price of a ticket with no category).',
     example: null,
   })
-  category: string | null;
+  override category: string | null = null;
 }
 
 /** An order as POST /orders, GET /orders/{orderId} and its cancel answer it. */

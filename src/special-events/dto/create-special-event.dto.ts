@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import type { CategoryPrice } from '../../domain/price-categories.js';
 import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
 import type { NewSpecialEvent } from '../special-events.types.js';
 
@@ -80,4 +81,16 @@ export class CreateSpecialEventDto implements NewSpecialEvent {
   @IsOptional()
   @FieldRule.durationMinutes()
   durationMinutes?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.prices,
+    nullable: true,
+    description:
+      "Prices by category (an addition to the Museum API): a ticket bought with a `category` costs its entry's " +
+      'price; `price` stays the price of a ticket bought with none. Up to 20 entries, each category once. Absent, ' +
+      'null or []: no categories.',
+  })
+  @IsOptional()
+  @FieldRule.prices()
+  prices?: CategoryPrice[] | null;
 }

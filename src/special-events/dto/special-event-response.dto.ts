@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { CategoryPrice } from '../../domain/price-categories.js';
 import { FIELD_SCHEMA } from '../event-fields.js';
 
 /** A stored special event, as the service returns it (documentation only). */
@@ -28,6 +29,14 @@ export class SpecialEventResponse {
       '(an addition to the Museum API).',
   })
   durationMinutes?: number;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.prices,
+    description:
+      'Only for an event with price categories: the price of a ticket bought in each (an addition to the Museum ' +
+      'API); `price` is the price of one bought with none.',
+  })
+  prices?: CategoryPrice[];
 
   @ApiPropertyOptional({
     ...FIELD_SCHEMA.capacity,

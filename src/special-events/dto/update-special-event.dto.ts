@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateIf } from 'class-validator';
+import type { CategoryPrice } from '../../domain/price-categories.js';
 import { FIELD_SCHEMA, FieldRule, LowercaseId } from '../event-fields.js';
 import type { SpecialEventChanges } from '../special-events.types.js';
 
@@ -86,4 +87,15 @@ export class UpdateSpecialEventDto implements SpecialEventChanges {
   @ValidateIf((_object, value) => value !== undefined && value !== null)
   @FieldRule.durationMinutes()
   durationMinutes?: number | null;
+
+  @ApiPropertyOptional({
+    ...FIELD_SCHEMA.prices,
+    nullable: true,
+    description:
+      'Replaces the prices by category as a whole (an addition to the Museum API); null or [] removes them. Tickets ' +
+      'already sold keep the price they were sold at.',
+  })
+  @ValidateIf((_object, value) => value !== undefined && value !== null)
+  @FieldRule.prices()
+  prices?: CategoryPrice[] | null;
 }

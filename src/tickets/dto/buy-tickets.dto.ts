@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { isEmail, ValidateIf } from 'class-validator';
-import { isRfc9562Uuid, rule } from '../../common/validation/validators.js';
+import { isRfc9562Uuid, rule, textProblem } from '../../common/validation/validators.js';
 import { isCalendarDate } from '../../domain/calendar-dates.js';
+import { PRICE_LIST_RULES } from '../../domain/price-categories.js';
 import { TIME_PATTERN } from '../../museum-hours/museum-days.js';
 import { TICKET_TYPES, type TicketType } from '../ticket.entity.js';
 import type { TicketPurchase } from '../tickets.types.js';
@@ -89,6 +90,23 @@ export class BuyTicketsDto implements TicketPurchase {
       : 'must be a 24-hour time HH:MM from 00:00 to 23:59, e.g. 10:30',
   )
   ticketTime?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    minLength: PRICE_LIST_RULES.categoryMin,
+    maxLength: PRICE_LIST_RULES.categoryMax,
+    description:
+      "The price category (an addition to the Museum API): one of the event's `prices` for an event ticket, one of " +
+      'GET /admission-prices for a general one, compared exactly; the ticket keeps it and its price at the moment ' +
+      "of purchase. Absent: the base price (the event's `price`, or GENERAL_ADMISSION_PRICE). An unknown category " +
+      'is a 400 naming the valid ones.',
+    example: 'adult',
+  })
+  @ValidateIf((_body, value) => value !== undefined)
+  @rule('isTicketCategory', (value) =>
+    textProblem(value, PRICE_LIST_RULES.categoryMax, PRICE_LIST_RULES.categoryMin, false),
+  )
+  category?: string;
 }
 
 /** Checked with the type in view: the message says why, for either kind of ticket. */

@@ -5,6 +5,9 @@ const CODE_DESCRIPTION =
   'Unique confirmation code that verifies the purchase: what the QR code (getTicketCode) holds, and what a door ' +
   'scanner sends to POST /check-ins. `ticket-` and 128 random bits; keep it like a password.';
 
+const CATEGORY_DESCRIPTION =
+  'The price category the ticket was bought in (an addition to the Museum API); absent for a ticket bought with none.';
+
 /** The answer to POST /tickets: the Museum API's MuseumTicketsConfirmation. */
 export class TicketConfirmationResponse {
   @ApiProperty({ type: String, example: 'Museum special event ticket purchased' })
@@ -33,6 +36,9 @@ export class TicketConfirmationResponse {
 
   @ApiPropertyOptional({ format: 'uuid', description: 'The special event; only on an event ticket.' })
   eventId?: string;
+
+  @ApiPropertyOptional({ type: String, description: CATEGORY_DESCRIPTION, example: 'adult' })
+  category?: string;
 
   @ApiProperty({ type: String, description: CODE_DESCRIPTION, example: 'ticket-3q2-7wVk9mRr1bXoYl0Tfg' })
   confirmationCode: string;
@@ -69,9 +75,16 @@ export class TicketResponse {
   })
   email?: string | null;
 
+  // Typed to admit null so that an order's ticket (OrderTicketResponse) may say null for none;
+  // a ticket read leaves the key out instead.
+  @ApiPropertyOptional({ type: String, description: CATEGORY_DESCRIPTION, example: 'adult' })
+  category?: string | null;
+
   @ApiProperty({
     type: Number,
-    description: "What was paid: the event's price at the moment of purchase, or GENERAL_ADMISSION_PRICE.",
+    description:
+      "What was paid, at the moment of purchase: the event's price, or GENERAL_ADMISSION_PRICE, or the price of the " +
+      "ticket's category. A later change of prices leaves it as it is.",
     example: 25,
   })
   price: number;
