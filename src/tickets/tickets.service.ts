@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../domain/time-ordered-ids.js';
 import { GuessGate } from '../auth/guess-gate.js';
 import { type Role, roleAllows } from '../auth/roles.js';
 import type { AppConfig } from '../config/app-config.js';
