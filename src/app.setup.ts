@@ -98,13 +98,19 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // a path that is not valid percent-encoding is escaped (escapeMalformedPercentEncoding), and
   // below /docs only the Swagger UI page's own files go on (refusesOutsideDocsPageFiles), and what
   // goes on has one deadline for all its database work (requestDeadline: as long as one statement
-  // may take, its wait for a connection included, however many statements it runs).
+  // may take, its wait for a connection included, however many statements it runs). Only MySQL's
+  // waits read that deadline (a pooled connection, a write slot, a statement's timeout); on SQLite
+  // nothing does, and its AsyncLocalStorage context and 'close' listener were work on every request
+  // for nothing (docs/performance.md, "Where the time went").
   const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
-  const withDeadline = requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs);
+  const goOn =
+    config.database.type === 'mysql'
+      ? requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs)
+      : (_request: Request, _response: Response, next: NextFunction) => next();
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
-    if (!refusesOutsideDocsPageFiles(request, response)) withDeadline(request, response, next);
+    if (!refusesOutsideDocsPageFiles(request, response)) goOn(request, response, next);
   });
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);

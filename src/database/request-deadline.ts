@@ -7,9 +7,10 @@ import type { NextFunction, Request, Response } from 'express';
  * request of several statements, each stuck, would otherwise take their sum (a purchase behind a
  * global read lock took 19 s to get its 503). Within a request, every wait for a connection or a
  * write slot and every statement is cut to what is left of the deadline set when the request
- * arrived (requestDeadline, which app.setup.ts runs for every request). Work outside a request
- * (the webhook dispatcher, startup), and work a request started that runs on after its answer (a
- * timer it scheduled), keep the per-statement bounds alone.
+ * arrived (requestDeadline, which app.setup.ts runs for every request on MySQL, the only database
+ * whose waits read it). Work outside a request (the webhook dispatcher, startup), and work a
+ * request started that runs on after its answer (a timer it scheduled), keep the per-statement
+ * bounds alone.
  */
 interface RequestWindow {
   readonly deadlineAt: number;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../domain/time-ordered-ids.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { type LineRefusal, TicketBatchService } from '../tickets/ticket-batch.service.js';
 import type { Order } from './order.entity.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../domain/time-ordered-ids.js';
 import { placesLeft } from '../capacity/capacity-pool.js';
 import type { SqlStatement } from '../database/sql.js';
 import { indexedDates, sortDateOf } from '../domain/calendar-dates.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../domain/time-ordered-ids.js';
 import { Capacity } from '../capacity/capacity.js';
 import type { PlaceClaim } from '../capacity/place-claim.js';
 import type { SqlStatement } from '../database/sql.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../domain/time-ordered-ids.js';
 import { CheckInCodeGuesses } from '../auth/check-in-codes.js';
 import { MuseumClock } from '../domain/museum-clock.js';
 import { indexedDates } from '../domain/calendar-dates.js';
