@@ -19,6 +19,11 @@ import { cancelOrder, ORDERS_PATH, placeOrder, readOrder } from './api.js';
 const VIEWER = { user: 'orders-viewer', password: 'viewer-password-12345' };
 const VIEWER_AUTH = basicHeader(VIEWER.user, VIEWER.password);
 const GENERAL_ADMISSION_PRICE = 25;
+/** An event's price categories: an adult pays the event's price, a child nothing. */
+const FAMILY = [
+  { category: 'adult', price: 19.99 },
+  { category: 'child', price: 0 },
+];
 
 const t = useTestApp({ GENERAL_ADMISSION_PRICE: String(GENERAL_ADMISSION_PRICE) });
 useMuseumClock(t);
@@ -70,7 +75,7 @@ describe('POST /orders', () => {
   it('sells every line in one order: tickets with codes, prices and categories, the places taken, a total', async () => {
     const date = freshDate();
     await openDay(date, { capacity: 10 });
-    const eventId = await createEvent({ dates: [date], capacity: 10, capacityPerDate: 5 });
+    const eventId = await createEvent({ dates: [date], capacity: 10, capacityPerDate: 5, prices: FAMILY });
     const res = await placeOrder(t.baseUrl, {
       email: 'family@example.com',
       lines: [
@@ -88,15 +93,15 @@ describe('POST /orders', () => {
       refundDue: null,
     });
     const tickets = res.body.tickets as Record<string, unknown>[];
-    expect(tickets.map((ticket) => [ticket.ticketType, ticket.price, ticket.orderId])).toEqual([
-      ['event', 19.99, res.body.orderId],
-      ['event', 19.99, res.body.orderId],
-      ['general', GENERAL_ADMISSION_PRICE, res.body.orderId],
-      ['general', GENERAL_ADMISSION_PRICE, res.body.orderId],
-      ['general', GENERAL_ADMISSION_PRICE, res.body.orderId],
+    expect(tickets.map((ticket) => [ticket.ticketType, ticket.category, ticket.price, ticket.orderId])).toEqual([
+      ['event', 'adult', 19.99, res.body.orderId],
+      ['event', 'adult', 19.99, res.body.orderId],
+      ['general', null, GENERAL_ADMISSION_PRICE, res.body.orderId],
+      ['general', null, GENERAL_ADMISSION_PRICE, res.body.orderId],
+      ['general', null, GENERAL_ADMISSION_PRICE, res.body.orderId],
     ]);
     for (const ticket of tickets) {
-      expect(ticket).toMatchObject({ status: 'active', email: 'family@example.com', category: null });
+      expect(ticket).toMatchObject({ status: 'active', email: 'family@example.com' });
       expect(ticket.confirmationCode).toMatch(/^ticket-/);
     }
     expect(new Set(tickets.map((ticket) => ticket.confirmationCode)).size).toBe(5);
@@ -175,7 +180,7 @@ describe('POST /orders', () => {
 
   it('counts the order’s other lines against the same places: two lines that fit alone, not together', async () => {
     const date = freshDate();
-    const eventId = await createEvent({ dates: [date], capacity: 5 });
+    const eventId = await createEvent({ dates: [date], capacity: 5, prices: FAMILY });
     const res = await placeOrder(t.baseUrl, {
       email: 'family@example.com',
       lines: [
