@@ -1,6 +1,6 @@
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService, useBuiltService } from '../helpers/built-service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunningService, useTwoTestModeInstances } from '../helpers/built-service.js';
 import { SUITE_NOW, suiteDate } from '../helpers/clock.js';
 import { validEvent } from '../helpers/problem-assertions.js';
 import { basicHeader } from '../helpers/test-app.js';
@@ -23,24 +23,10 @@ async function send(service: RunningService, method: string, path: string, body?
  * seats there are, whole orders only. In test mode, on the suite's museum clock.
  */
 describe('orders: two instances on one MariaDB database', () => {
-  const built = useBuiltService('mysql', { sharedAcrossTests: true });
-  const services: RunningService[] = [];
+  const { built, services } = useTwoTestModeInstances({ user: USER, password: PASSWORD });
   beforeAll(async () => {
-    const env = {
-      DATABASE_URL: built.database.url,
-      DB_MIGRATIONS_RUN: 'true',
-      ADMIN_USERNAME: USER,
-      ADMIN_PASSWORD: PASSWORD,
-      TEST_MODE: 'true',
-      TEST_MODE_DATABASE: new URL(built.database.url).pathname.slice(1),
-    };
-    services.push(await startService(built.entry, env, 60_000));
-    services.push(await startService(built.entry, env, 60_000));
     const clock = await send(services[0], 'PUT', '/testing/clock', { now: SUITE_NOW, frozen: true });
     if (clock.status !== 200) throw new Error(`the museum clock was not set: ${clock.status}`);
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(services.map((service) => service.stop()));
   });
 
   it('60 orders of 2 seats and a day admission, half through each, for 50 seats: exactly 25 sold', async () => {

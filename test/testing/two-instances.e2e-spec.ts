@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService, useBuiltService } from '../helpers/built-service.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningService, useTwoTestModeInstances } from '../helpers/built-service.js';
 import { basicHeader } from '../helpers/test-app.js';
 
 const USER = 'suite';
@@ -31,23 +31,7 @@ async function agreesWithin(service: RunningService, now: string): Promise<numbe
  * of the museum clock through one is in force on the other within a second.
  */
 describe('museum clock: two instances in test mode on one MariaDB database', () => {
-  const built = useBuiltService('mysql', { sharedAcrossTests: true });
-  const services: RunningService[] = [];
-  beforeAll(async () => {
-    const env = {
-      DATABASE_URL: built.database.url,
-      DB_MIGRATIONS_RUN: 'true',
-      ADMIN_USERNAME: USER,
-      ADMIN_PASSWORD: PASSWORD,
-      TEST_MODE: 'true',
-      TEST_MODE_DATABASE: new URL(built.database.url).pathname.slice(1),
-    };
-    services.push(await startService(built.entry, env, 60_000));
-    services.push(await startService(built.entry, env, 60_000));
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(services.map((service) => service.stop()));
-  });
+  const { services } = useTwoTestModeInstances({ user: USER, password: PASSWORD });
 
   it('a set, an advance and a return to real time through one instance reach the other within 1 s', async () => {
     const [a, b] = services;
