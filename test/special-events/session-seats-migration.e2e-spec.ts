@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { releaseBefore } from '../helpers/migration-history.js';
 
 /**
@@ -9,6 +10,10 @@ import { releaseBefore } from '../helpers/migration-history.js';
  */
 
 describe('the migration of session seats', () => {
+  // No app sets the log levels here: Nest's default logger would print every query TypeORM runs
+  // (the service's TypeOrmLogger logs them at verbose), hundreds of lines of noise in CI's log.
+  beforeAll(() => Logger.overrideLogger(['warn', 'error']));
+
   it("gives each existing event's sessions a row with 0 sold, and nothing else", async () => {
     const { database, options, old, later } = await releaseBefore('EventSessions1795849324199');
     try {
