@@ -150,8 +150,11 @@ function toTicket(row: RowOf<Ticket>): Ticket {
 /** The `tickets` table: every statement on it. */
 @Injectable()
 export class TicketsRepository {
-  /** The text of each search's statement, by its select list and filters: one prepared statement each. */
-  private readonly searches = new Map<string, string>();
+  /**
+   * The text of each search's statement, by its select list, then by its shape (searchStatement:
+   * a bit per filter given, and one for `after`): one prepared statement each.
+   */
+  private readonly searches = new Map<string, Map<number, string>>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -183,20 +186,35 @@ export class TicketsRepository {
     after: string | undefined,
     limit: number,
   ): SqlStatement {
-    const used = SEARCH_COLUMNS.filter(([property]) => filters[property] !== undefined);
-    const shape = `${select}\n${used.map(([property]) => property).join(',')}${after === undefined ? '' : ',after'}`;
-    let sql = this.searches.get(shape);
+    // The shape (which filters, and whether after a ticket) as bits, and the parameters, in one
+    // pass: a page's statement is looked up by a number, not by a text built for every request.
+    let shape = after === undefined ? 0 : 1;
+    const parameters: unknown[] = [];
+    for (let index = 0; index < SEARCH_COLUMNS.length; index++) {
+      const value = filters[SEARCH_COLUMNS[index][0]];
+      if (value !== undefined) {
+        shape |= 2 << index;
+        parameters.push(value);
+      }
+    }
+    if (after !== undefined) parameters.push(after);
+    parameters.push(limit);
+    let texts = this.searches.get(select);
+    if (texts === undefined) {
+      texts = new Map();
+      this.searches.set(select, texts);
+    }
+    let sql = texts.get(shape);
     if (sql === undefined) {
       const conditions = [
-        ...used.map(([, column]) => `${column} = ?`),
+        ...SEARCH_COLUMNS.filter((_, index) => (shape & (2 << index)) !== 0).map(([, column]) => `${column} = ?`),
         ...(after === undefined ? [] : ['ticket_id > ?']),
       ];
       const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
       const limitSql = limitPlaceholder(this.sql.isMysql ? 'mysql' : 'sqlite');
       sql = `${select}${where} ORDER BY ticket_id LIMIT ${limitSql}`;
-      this.searches.set(shape, sql);
+      texts.set(shape, sql);
     }
-    const parameters = [...used.map(([property]) => filters[property]), ...(after === undefined ? [] : [after]), limit];
     return { sql, parameters };
   }
 
