@@ -7,7 +7,7 @@ import { SpecialEventsService } from '../special-events/special-events.service.j
 import { decodeTicketCursor, encodeTicketCursor, type TicketFilters, ticketCursorKeyId } from './ticket-cursor.js';
 import type { Ticket } from './ticket.entity.js';
 import { TicketRefusal } from './tickets.refusals.js';
-import { type ExportRow, TicketsRepository } from './tickets.repository.js';
+import { type ExportRow, type TicketPageRow, TicketsRepository } from './tickets.repository.js';
 import { SEARCH_LIMIT, type TicketSearch } from './tickets.types.js';
 
 /**
@@ -17,9 +17,9 @@ import { SEARCH_LIMIT, type TicketSearch } from './tickets.types.js';
  */
 export const EXPORT_BATCH = 250;
 
-/** One page of a ticket search, and the cursor of the next page when there is one. */
+/** One page of a ticket search (its rows as read), and the cursor of the next page when there is one. */
 export interface TicketPage {
-  readonly tickets: readonly Ticket[];
+  readonly tickets: readonly TicketPageRow[];
   readonly filters: TicketFilters;
   readonly limit: number;
   readonly nextCursor?: string;
@@ -78,7 +78,7 @@ export class BoxOfficeService {
       filters,
       limit,
       nextCursor:
-        rows.length > limit && last ? encodeTicketCursor(last.ticketId, filters, this.cursorKeys.signing()) : undefined,
+        rows.length > limit && last ? encodeTicketCursor(last[0], filters, this.cursorKeys.signing()) : undefined,
     };
   }
 

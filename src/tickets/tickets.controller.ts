@@ -20,7 +20,13 @@ import {
   ApiGetTicket,
   ApiGetTicketCode,
 } from './tickets.openapi.js';
-import { READS_TICKET_SECRETS, seesSecrets, toConfirmation, toResponse } from './tickets.responses.js';
+import {
+  pageRowToResponse,
+  READS_TICKET_SECRETS,
+  seesSecrets,
+  toConfirmation,
+  toResponse,
+} from './tickets.responses.js';
 import { TicketsService } from './tickets.service.js';
 
 /** Tickets carry the code that admits their holder (and the buyer's email): no cache keeps them. */
@@ -67,7 +73,7 @@ export class TicketsController {
     const page = await this.boxOffice.search(query, withSecrets);
     if (page.nextCursor !== undefined)
       response.setHeader('Link', `<${nextPageLink(page, page.nextCursor)}>; rel="next"`);
-    response.json(page.tickets.map((ticket) => toResponse(ticket, withSecrets)));
+    response.json(page.tickets.map((row) => pageRowToResponse(row, withSecrets)));
   }
 
   @Get(':ticketId')

@@ -3,7 +3,7 @@ import { columnOf, insertInto, type RowOf, selectList, tableOf } from '../databa
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
 import type { TicketFilters } from './ticket-cursor.js';
-import { Ticket } from './ticket.entity.js';
+import { Ticket, type TicketStatus, type TicketType } from './ticket.entity.js';
 
 /** What a sale writes; the rest of the row starts as the entity's defaults (active, not checked in). */
 export type NewTicket = Pick<
@@ -69,6 +69,33 @@ const SELECT_EXPORT =
   'SELECT ticket_id, ticket_type, ticket_date, event_id, email, category, price_paid, confirmation_code, status, created_at, ' +
   `checked_in_at, cancelled_at, refund_due FROM ${TICKETS}`;
 
+/**
+ * A ticket as a search page reads it, each column in the order its answer names it
+ * (tickets.responses.ts, pageRowToResponse): ticket_id, ticket_type, ticket_date, ticket_time,
+ * event_id, email, category, price_paid, confirmation_code, status, created_at, checked_in_at,
+ * cancelled_at, refund_due, order_id. Epoch milliseconds may come as strings (MySQL BIGINT).
+ */
+export type TicketPageRow = readonly [
+  string,
+  TicketType,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number,
+  string,
+  TicketStatus,
+  number | string,
+  number | string | null,
+  number | string | null,
+  number | null,
+  string | null,
+];
+const SELECT_PAGE =
+  'SELECT ticket_id, ticket_type, ticket_date, ticket_time, event_id, email, category, price_paid, confirmation_code, ' +
+  `status, created_at, checked_in_at, cancelled_at, refund_due, order_id FROM ${TICKETS}`;
+
 /** The filters of a search, with their columns, in the order their parameters are bound. */
 const SEARCH_COLUMNS = [
   ['eventId', 'event_id'],
@@ -123,8 +150,11 @@ function toTicket(row: RowOf<Ticket>): Ticket {
 /** The `tickets` table: every statement on it. */
 @Injectable()
 export class TicketsRepository {
-  /** The text of each search's statement, by its select list and filters: one prepared statement each. */
-  private readonly searches = new Map<string, string>();
+  /**
+   * The text of each search's statement, by its select list, then by its shape (searchStatement:
+   * a bit per filter given, and one for `after`): one prepared statement each.
+   */
+  private readonly searches = new Map<string, Map<number, string>>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -134,9 +164,11 @@ export class TicketsRepository {
    * event, the date, the email, the status), then ticket_id, which each of those indexes holds
    * after its own column, so a page reads its rows in order without sorting.
    */
-  async search(filters: TicketFilters, after: string | undefined, limit: number): Promise<Ticket[]> {
-    const { sql, parameters } = this.searchStatement(SELECT_TICKETS, filters, after, limit);
-    return (await this.sql.select<RowOf<Ticket>>(sql, parameters)).map(toTicket);
+  search(filters: TicketFilters, after: string | undefined, limit: number): Promise<TicketPageRow[]> {
+    // Arrays, not an object with named members per row, then no Ticket per row: a page is
+    // answered straight from them (pageRowToResponse), as the special events' list is.
+    const { sql, parameters } = this.searchStatement(SELECT_PAGE, filters, after, limit);
+    return this.sql.select<TicketPageRow>(sql, parameters, { arrays: true });
   }
 
   /**
@@ -154,20 +186,35 @@ export class TicketsRepository {
     after: string | undefined,
     limit: number,
   ): SqlStatement {
-    const used = SEARCH_COLUMNS.filter(([property]) => filters[property] !== undefined);
-    const shape = `${select}\n${used.map(([property]) => property).join(',')}${after === undefined ? '' : ',after'}`;
-    let sql = this.searches.get(shape);
+    // The shape (which filters, and whether after a ticket) as bits, and the parameters, in one
+    // pass: a page's statement is looked up by a number, not by a text built for every request.
+    let shape = after === undefined ? 0 : 1;
+    const parameters: unknown[] = [];
+    for (let index = 0; index < SEARCH_COLUMNS.length; index++) {
+      const value = filters[SEARCH_COLUMNS[index][0]];
+      if (value !== undefined) {
+        shape |= 2 << index;
+        parameters.push(value);
+      }
+    }
+    if (after !== undefined) parameters.push(after);
+    parameters.push(limit);
+    let texts = this.searches.get(select);
+    if (texts === undefined) {
+      texts = new Map();
+      this.searches.set(select, texts);
+    }
+    let sql = texts.get(shape);
     if (sql === undefined) {
       const conditions = [
-        ...used.map(([, column]) => `${column} = ?`),
+        ...SEARCH_COLUMNS.filter((_, index) => (shape & (2 << index)) !== 0).map(([, column]) => `${column} = ?`),
         ...(after === undefined ? [] : ['ticket_id > ?']),
       ];
       const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
       const limitSql = limitPlaceholder(this.sql.isMysql ? 'mysql' : 'sqlite');
       sql = `${select}${where} ORDER BY ticket_id LIMIT ${limitSql}`;
-      this.searches.set(shape, sql);
+      texts.set(shape, sql);
     }
-    const parameters = [...used.map(([property]) => filters[property]), ...(after === undefined ? [] : [after]), limit];
     return { sql, parameters };
   }
 
