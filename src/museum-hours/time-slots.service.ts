@@ -35,7 +35,7 @@ const NEXT_SLOTS_NAMED = 3;
 /** Times a slotted sale is tried again when its write was refused for a reason its read did not see (rows made meanwhile, the day changed). */
 const ADMIT_ATTEMPTS = 5;
 
-/** How many slots found full an instance remembers (SlotsFound), at most: past it, it forgets them all. */
+/** How many slots found full an instance remembers (fullSlots), at most: past it, it forgets them all. */
 const FULL_SLOTS_REMEMBERED = 10_000;
 
 /**
