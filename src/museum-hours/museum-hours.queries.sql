@@ -47,15 +47,23 @@ UPDATE museum_slot_admissions
   SET sold = sold + 1
   WHERE day = ?
   AND slot_time = ?
-  AND sold < COALESCE((SELECT e.slot_capacity
+  AND (EXISTS (SELECT 1
       FROM museum_hours_exceptions e
       WHERE e.day = ?
-      AND e.closed = 0), (SELECT w.slot_capacity
-      FROM museum_weekly_hours w
-      WHERE w.weekday = ?
-      AND NOT EXISTS (SELECT 1
+      AND e.closed = 0
+      AND ? >= (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))
+      AND ? < (SUBSTR(e.time_close, 1, 2) * 60 + SUBSTR(e.time_close, 4, 2))
+      AND (? - (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))) % e.slot_minutes = 0
+      AND museum_slot_admissions.sold < e.slot_capacity) OR (NOT EXISTS (SELECT 1
         FROM museum_hours_exceptions x
-        WHERE x.day = ?)));
+        WHERE x.day = ?)
+      AND EXISTS (SELECT 1
+        FROM museum_weekly_hours w
+        WHERE w.weekday = ?
+        AND ? >= (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))
+        AND ? < (SUBSTR(w.time_close, 1, 2) * 60 + SUBSTR(w.time_close, 4, 2))
+        AND (? - (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))) % w.slot_minutes = 0
+        AND museum_slot_admissions.sold < w.slot_capacity)));
 
 -- a slotted sale's look at the day: its hours, tickets sold, the slot's
 SELECT e.day AS exception_day, e.closed AS exception_closed, e.time_open AS exception_open, e.time_close AS exception_close, e.capacity AS exception_capacity, e.slot_minutes AS exception_slot_minutes, e.slot_capacity AS exception_slot_capacity, w.time_open AS weekday_open, w.time_close AS weekday_close, w.capacity AS weekday_capacity, w.slot_minutes AS weekday_slot_minutes, w.slot_capacity AS weekday_slot_capacity, a.sold AS sold, s.sold AS slot_sold

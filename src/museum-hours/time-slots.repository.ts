@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Capacity } from '../capacity/capacity.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
-import { type DayHours, isoWeekday } from './museum-days.js';
+import { type DayHours, isoWeekday, TIME_PATTERN } from './museum-days.js';
 import { capacityOf, SLOTTED_DAY_ADMISSIONS, slotsOf } from './museum-hours.repository.js';
 
 /** A date's hours as a slotted sale reads them, with the day's and one slot's tickets sold. */
@@ -45,18 +45,44 @@ export const SLOT_DAY_SQL =
   'LEFT JOIN museum_general_admissions a ON a.day = ? ' +
   'LEFT JOIN museum_slot_admissions s ON s.day = ? AND s.slot_time = ?';
 
+/** A `HH:MM` column as minutes after midnight, in SQL alike on SQLite and MySQL (text read as a number). */
+const minutesOf = (column: string): string => `(SUBSTR(${column}, 1, 2) * 60 + SUBSTR(${column}, 4, 2))`;
+
 /**
- * Takes the seat of a slot: one more sold on the date's slot row while fewer than the slot
- * capacity the date has now (its exception's when it has one, else its weekday's): a day whose
- * slots were removed meanwhile refuses (NULL). Run after SLOTTED_DAY_ADMISSIONS' UPDATE of the date's row
- * in the same transaction (Capacity's `also`), so both bounds hold together and every sale locks
- * the date's row first. Parameters: date, slot time, date, ISO weekday, date.
+ * Whether the hours of `alias` (an exception's or a weekday's row) have a slot starting at `?` (its
+ * minutes after midnight, three times) with room for one more: a start of their grid (from
+ * time_open every slot_minutes, before time_close) whose row has sold fewer than slot_capacity. A
+ * row without a grid (NULL slot_minutes or slot_capacity) has none.
+ */
+const slotWithRoom = (alias: 'e' | 'w'): string =>
+  `? >= ${minutesOf(`${alias}.time_open`)} AND ? < ${minutesOf(`${alias}.time_close`)} ` +
+  `AND (? - ${minutesOf(`${alias}.time_open`)}) % ${alias}.slot_minutes = 0 ` +
+  `AND museum_slot_admissions.sold < ${alias}.slot_capacity`;
+
+/**
+ * Takes the seat of a slot: one more sold on the date's slot row, only while its time is a slot
+ * start of the grid the date has now (its exception's when it has one that opens it, else its
+ * weekday's, when there is no exception) and fewer than that grid's slot capacity are sold: a day
+ * closed, without slots, or whose grid no longer starts a slot then refuses, as does a full slot.
+ * The database decides all of it in this one write, so a sale needs no read before it
+ * (TimeSlotsService.admit reads only to explain a refusal). Run after SLOTTED_DAY_ADMISSIONS'
+ * UPDATE of the date's row in the same transaction (Capacity's `also`), so both bounds hold
+ * together and every sale locks the date's row first. Parameters: takeSlotParameters.
  */
 export const TAKE_SLOT_SQL =
-  'UPDATE museum_slot_admissions SET sold = sold + 1 WHERE day = ? AND slot_time = ? AND sold < COALESCE(' +
-  '(SELECT e.slot_capacity FROM museum_hours_exceptions e WHERE e.day = ? AND e.closed = 0), ' +
-  '(SELECT w.slot_capacity FROM museum_weekly_hours w WHERE w.weekday = ? ' +
-  'AND NOT EXISTS (SELECT 1 FROM museum_hours_exceptions x WHERE x.day = ?)))';
+  'UPDATE museum_slot_admissions SET sold = sold + 1 WHERE day = ? AND slot_time = ? AND (' +
+  `EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ? AND e.closed = 0 AND ${slotWithRoom('e')}) ` +
+  'OR (NOT EXISTS (SELECT 1 FROM museum_hours_exceptions x WHERE x.day = ?) ' +
+  `AND EXISTS (SELECT 1 FROM museum_weekly_hours w WHERE w.weekday = ? AND ${slotWithRoom('w')})))`;
+
+/**
+ * The parameters of TAKE_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`: a time of another
+ * shape starts no slot (minutes -1).
+ */
+export function takeSlotParameters(date: string, time: string): unknown[] {
+  const minutes = TIME_PATTERN.test(time) ? Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) : -1;
+  return [date, time, date, minutes, minutes, minutes, date, isoWeekday(date), minutes, minutes, minutes];
+}
 
 export const SLOTS_SOLD_SQL = 'SELECT slot_time, sold FROM museum_slot_admissions WHERE day = ?';
 
@@ -109,17 +135,17 @@ export class TimeSlotsRepository {
   /**
    * Takes one general admission for `date` in the slot at `time`, and runs `joined` with it: true,
    * or false (nothing ran). The day's place (SLOTTED_DAY_ADMISSIONS, against its capacity) and the slot's
-   * (TAKE_SLOT_SQL, against its slot capacity) are two conditional UPDATEs of one transaction: a
-   * refusal of either undoes both. Both rows must exist (ensureSlotRow, and the admissions row).
+   * (TAKE_SLOT_SQL, a start of the day's grid, against its slot capacity) are two conditional
+   * UPDATEs of one transaction: a refusal of either undoes both. Both rows must exist
+   * (ensureSlotRow, and the admissions row): a missing one refuses too.
    */
   take(date: string, time: string, joined: readonly SqlStatement[]): Promise<boolean> {
-    const weekday = isoWeekday(date);
     return this.capacity.take(
       {
         pool: SLOTTED_DAY_ADMISSIONS,
         key: date,
-        parameters: [date, date, weekday],
-        also: [{ sql: TAKE_SLOT_SQL, parameters: [date, time, date, weekday, date] }],
+        parameters: [date, date, isoWeekday(date)],
+        also: [{ sql: TAKE_SLOT_SQL, parameters: takeSlotParameters(date, time) }],
       },
       joined,
     );

@@ -4,7 +4,7 @@ import { TimeSlotsService } from '../../src/museum-hours/time-slots.service.js';
 import { countOverlap, sendTogether } from '../helpers/raw-http.js';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
-import { buyTicket, readTicket } from '../tickets/api.js';
+import { buyTicket, cancelTicket, readTicket } from '../tickets/api.js';
 import { OPEN_EVERY_DAY, setHoursOn, setWeeklyHours } from './api.js';
 
 /**
@@ -235,6 +235,91 @@ describe('POST /tickets on a day with slots', () => {
     const list = await request(t.baseUrl).get(`/museum-hours?startDate=${date}&limit=1`).set('Authorization', AUTH);
     expect(list.body).toEqual([{ date, timeOpen: '10:00', timeClose: '11:30', ticketsAvailable: 79 }]);
   }, 120_000);
+});
+
+describe('a sale decided by its write', () => {
+  it('the write checks the grid the day has now: a start it no longer has, or an exception without slots, refuses', async () => {
+    // The exception's grid ends earlier: 11:30, whose row a sale made, is no start of it.
+    const date = await slottedDay({ timeOpen: '10:00', timeClose: '12:00', slotMinutes: 30, slotCapacity: 4 });
+    expectStatus(await buyGeneral(date, '11:30'), 201);
+    const shorter = { timeOpen: '10:00', timeClose: '11:30', slotMinutes: 30, slotCapacity: 4 };
+    expectStatus(await setHoursOn(t.baseUrl, date, shorter), 200);
+    expectFieldError(await buyGeneral(date, '11:30'), '/tickets', 'ticketTime', /10:00, 10:30, 11:00$/);
+    expectStatus(await buyGeneral(date, '11:00'), 201);
+
+    // A weekday's grid (2090-06-04 is a Sunday), then an exception without slots over it, then none.
+    const sunday = '2090-06-04';
+    const grid = { timeOpen: '09:00', timeClose: '10:00', slotMinutes: 20, slotCapacity: 3 };
+    expectStatus(await setWeeklyHours(t.baseUrl, { ...OPEN_EVERY_DAY, sunday: grid }), 200);
+    expectStatus(await buyGeneral(sunday, '09:20'), 201);
+    expectStatus(await setHoursOn(t.baseUrl, sunday, { timeOpen: '09:00', timeClose: '10:00' }), 200);
+    expectFieldError(await buyGeneral(sunday, '09:20'), '/tickets', 'ticketTime', /has no time slots/);
+    const withSlots = { ...grid, slotMinutes: 30, slotCapacity: 2 };
+    expectStatus(await setHoursOn(t.baseUrl, sunday, withSlots), 200);
+    expectFieldError(await buyGeneral(sunday, '09:20'), '/tickets', 'ticketTime', /09:00, 09:30$/);
+    expectStatus(await request(t.baseUrl).delete(`/museum-hours/${sunday}`).set('Authorization', AUTH), 204);
+    expectStatus(await buyGeneral(sunday, '09:20'), 201);
+    expect((await slotsOf(sunday)).map((slot) => slot.ticketsAvailable)).toEqual([3, 1, 3]);
+  });
+
+  it('a slot refused as full sells again once a ticket of it is cancelled', async () => {
+    const date = await slottedDay({ timeOpen: '10:00', timeClose: '11:00', slotMinutes: 30, slotCapacity: 1 });
+    const first = await buyGeneral(date, '10:00');
+    expectStatus(first, 201);
+    const full = expectProblem(await buyGeneral(date, '10:00'), 409, '/tickets');
+    expect(full.detail).toMatch(/later slots with room: 10:30\.$/);
+    expectProblem(await buyGeneral(date, '10:00'), 409, '/tickets');
+    expectStatus(await cancelTicket(t.baseUrl, first.body.ticketId as string), 200);
+    const again = await buyGeneral(date, '10:00');
+    expectStatus(again, 201);
+    expect(again.body).toMatchObject({ ticketTime: '10:00' });
+    expectProblem(await buyGeneral(date, '10:00'), 409, '/tickets');
+  });
+});
+
+describe('the statements of a sale', () => {
+  /** The SQL the request `id` ran (its log lines at trace level), once its request line is out. */
+  async function queriesOf(id: string): Promise<string[]> {
+    await vi.waitFor(() => expect(t.logs.some((line) => line.requestId === id && 'status' in line)).toBe(true));
+    return t.logs
+      .filter((line) => line.requestId === id && line.msg === 'query')
+      .map((line) => String(line.query).trim().split(/\s+/)[0].toUpperCase());
+  }
+
+  const sale = async (id: string, ticketDate: string, ticketTime?: string): Promise<string[]> => {
+    const res = await buyTicket(t.baseUrl, {
+      ticketType: 'general',
+      ticketDate,
+      ...(ticketTime === undefined ? {} : { ticketTime }),
+    }).set('X-Request-Id', id);
+    expectStatus(res, 201);
+    return queriesOf(id);
+  };
+
+  it('a slot with room is sold as a day without slots is: writes first, no read, one UPDATE more (the slot’s)', async () => {
+    const plain = await slottedDay({ timeOpen: '10:00', timeClose: '12:00', capacity: 10 });
+    const slotted = await slottedDay({
+      timeOpen: '10:00',
+      timeClose: '12:00',
+      capacity: 10,
+      slotMinutes: 30,
+      slotCapacity: 5,
+    });
+    // The first sale of each day makes its rows; the second is the one every later sale repeats.
+    await sale('plain-first', plain);
+    await sale('slotted-first', slotted, '10:30');
+    const plainSale = await sale('plain-second', plain);
+    const slottedSale = await sale('slotted-second', slotted, '10:30');
+    const writes = (queries: string[]) => queries.filter((verb) => verb !== 'SELECT');
+    const dayUpdate = writes(plainSale).indexOf('UPDATE') + 1;
+    expect(dayUpdate).toBeGreaterThan(0);
+    expect(writes(slottedSale)).toEqual([
+      ...writes(plainSale).slice(0, dayUpdate),
+      'UPDATE',
+      ...writes(plainSale).slice(dayUpdate),
+    ]);
+    expect(slottedSale.filter((verb) => verb === 'SELECT')).toEqual(plainSale.filter((verb) => verb === 'SELECT'));
+  });
 });
 
 describe('GET /museum-hours/{date}/slots with public read', () => {
