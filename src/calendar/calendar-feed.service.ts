@@ -33,6 +33,27 @@ const SLICE_MS = 10;
 const FEED_FORMAT = 3;
 
 /**
+ * One build of a feed and the requests it answers: every request for the same entity tag while it
+ * is built or sent joins it instead of building the same bytes again (the tag decides the bytes).
+ * It holds one turn of FeedTurns from the build's start until its last request is sent; its chunks
+ * go back to the pool only once every request that took them has finished sending them.
+ */
+interface SharedFeed {
+  built?: Promise<BuiltFeed | undefined>;
+  /** Aborted once every request that joined has gone away: the build then stops. */
+  readonly gone: AbortController;
+  /** Requests that joined and have neither gone away nor received the feed yet. */
+  waiting: number;
+  /** Requests that joined and have not released it yet. */
+  users: number;
+  /** Requests that joined, and those of them whose response finished (each handed the chunks to the OS). */
+  joined: number;
+  recycled: number;
+  /** The turn, once taken; given back when the last request releases the feed. */
+  releaseTurn?: () => void;
+}
+
+/**
  * The feed of the events in a date range, built from what SpecialEventsModule exports: its list,
  * page by page along the cursors, exactly as a client would read it (the range is validated
  * there, so the feed refuses what the list refuses), and the module's own stamps.
@@ -41,6 +62,8 @@ const FEED_FORMAT = 3;
 export class CalendarFeedService {
   private readonly turns = new FeedTurns(FEEDS_AT_ONCE);
   private readonly share = new LoopShare(SLICE_MS);
+  /** The feeds being built or sent, by entity tag. */
+  private readonly shared = new Map<string, SharedFeed>();
 
   constructor(
     private readonly events: SpecialEventsService,
@@ -56,7 +79,8 @@ export class CalendarFeedService {
   /**
    * The feed, or `not-modified` when `isCurrent` accepts its entity tag: that tag comes from the
    * stamps alone (one aggregate query), so a revalidation reads and renders no event. `abandoned`
-   * once `signal` aborts: the build stops at its next slice.
+   * once `signal` aborts: the build stops at its next slice, unless another request still waits
+   * for the same feed. Requests for the same tag at the same time share one build and its bytes.
    */
   async feed(range: FeedRange, isCurrent: (etag: string) => boolean, signal: AbortSignal): Promise<FeedOutcome> {
     if (range.startDate !== undefined && range.endDate !== undefined && range.startDate > range.endDate) {
@@ -66,10 +90,57 @@ export class CalendarFeedService {
     const version = await this.stamps.version();
     const etag = feedEtag(range, version, this.timeZone);
     if (isCurrent(etag)) return { kind: 'not-modified', etag };
-    const release = await this.turns.take(signal);
-    if (release === undefined) return { kind: 'abandoned' };
+    for (;;) {
+      if (signal.aborted) return { kind: 'abandoned' };
+      const shared = this.shared.get(etag) ?? this.start(etag, range, version);
+      shared.users++;
+      shared.joined++;
+      shared.waiting++;
+      const goneAway = (): void => {
+        if (--shared.waiting === 0) shared.gone.abort();
+      };
+      signal.addEventListener('abort', goneAway, { once: true });
+      let built: BuiltFeed | undefined;
+      try {
+        built = await shared.built;
+      } catch (error) {
+        shared.joined--;
+        this.leave(etag, shared);
+        throw error;
+      } finally {
+        signal.removeEventListener('abort', goneAway);
+      }
+      if (built !== undefined && !signal.aborted) return this.answer(etag, shared, built);
+      // Gone away, or the build stopped (every other request had gone away just before this one
+      // joined: it tries again). It took no chunk.
+      shared.joined--;
+      this.leave(etag, shared);
+    }
+  }
+
+  /** A new build of the feed of `etag`, which the requests for it join. */
+  private start(etag: string, range: FeedRange, version: StampsVersion): SharedFeed {
+    const shared: SharedFeed = { gone: new AbortController(), waiting: 0, users: 0, joined: 0, recycled: 0 };
+    this.shared.set(etag, shared);
+    shared.built = this.build(etag, range, version, shared);
+    return shared;
+  }
+
+  /**
+   * Builds the feed in a turn of its own. A build that stopped or failed is forgotten at once, so
+   * that a request coming after it starts a new one rather than joining it.
+   */
+  private async build(
+    etag: string,
+    range: FeedRange,
+    version: StampsVersion,
+    shared: SharedFeed,
+  ): Promise<BuiltFeed | undefined> {
     let built: BuiltFeed | undefined;
     try {
+      const signal = shared.gone.signal;
+      shared.releaseTurn = await this.turns.take(signal);
+      if (shared.releaseTurn === undefined) return undefined;
       built = await buildFeed(
         range,
         {
@@ -79,10 +150,66 @@ export class CalendarFeedService {
         },
         { cap: FEED_EVENT_CAP, maxOctets: FEED_MAX_OCTETS, stampless: version.latest, timeZone: this.timeZone },
       );
+      return built;
     } finally {
-      if (built === undefined) release();
+      if (built === undefined && this.shared.get(etag) === shared) this.shared.delete(etag);
     }
-    return built === undefined ? { kind: 'abandoned' } : { kind: 'feed', etag, release, ...built };
+  }
+
+  /** One request's view of a built feed: its own release and recycle, each counted once. */
+  private answer(etag: string, shared: SharedFeed, built: BuiltFeed): FeedOutcome {
+    let released = false;
+    let recycled = false;
+    return {
+      kind: 'feed',
+      etag,
+      chunks: built.chunks,
+      octets: built.octets,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.leave(etag, shared);
+      },
+      recycle: () => {
+        if (recycled) return;
+        recycled = true;
+        shared.recycled++;
+        this.recycleIfDone(shared, built);
+      },
+    };
+  }
+
+  /**
+   * Between two writes of a feed's chunks: the same share of the event loop's turn as the builds
+   * (SLICE_MS for all feeds together), then the next turn.
+   */
+  async pause(): Promise<void> {
+    await this.share.pause();
+  }
+
+  /** A request is done with the feed (sent, or given up); the last one gives the turn back. */
+  private leave(etag: string, shared: SharedFeed): void {
+    shared.users--;
+    if (shared.users > 0) return;
+    if (this.shared.get(etag) === shared) this.shared.delete(etag);
+    shared.releaseTurn?.();
+    shared.releaseTurn = () => {};
+    void shared.built?.then(
+      (built) => built !== undefined && this.recycleIfDone(shared, built),
+      () => {},
+    );
+  }
+
+  /**
+   * The chunks go back to the pool once no request joins any more and every one that joined
+   * finished its response. A request whose socket closed with writes pending never recycles: the
+   * socket may still hold the chunks, and they are then left to the garbage collector.
+   */
+  private recycleIfDone(shared: SharedFeed, built: BuiltFeed): void {
+    if (shared.users === 0 && shared.recycled === shared.joined) {
+      shared.recycled = Number.NaN;
+      built.recycle();
+    }
   }
 }
 

@@ -87,6 +87,9 @@ export async function sendFeed(
     for (const chunk of outcome.chunks) {
       if (gone.signal.aborted) return;
       if (!response.write(chunk)) await drained(response);
+      // A write the socket takes at once returns true: without a pause, one response (or all
+      // those of a shared feed, which resume together) would copy megabytes in one turn.
+      else await feeds.pause();
     }
     response.off('close', onClose);
     // Every chunk handed to the operating system: their memory serves the next feed.
