@@ -67,7 +67,14 @@ export function keepSessionRows(event: SpecialEvent, mysql: boolean): SqlStateme
   ];
 }
 
+/** The delete of one event's session rows: every delete of one event runs it, text built once. */
+const DELETE_SESSIONS_OF_ONE_SQL = 'DELETE FROM special_event_sessions WHERE event_id IN (?)';
+
 /** The delete of the session rows of these events. */
 export function deleteSessionRows(ids: readonly string[]): SqlStatement {
-  return { sql: `DELETE FROM special_event_sessions WHERE event_id IN (${placeholders(ids.length)})`, parameters: ids };
+  const sql =
+    ids.length === 1
+      ? DELETE_SESSIONS_OF_ONE_SQL
+      : `DELETE FROM special_event_sessions WHERE event_id IN (${placeholders(ids.length)})`;
+  return { sql, parameters: ids };
 }

@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { type FieldError, ProblemException, validationProblem } from '../problem/problem.js';
+import { cacheValidationMetadata } from './validation-metadata-cache.js';
 
 /**
  * The one validation pipeline of the service (registered as APP_PIPE).
@@ -25,6 +26,7 @@ export class StrictValidationPipe extends ValidationPipe {
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => validationProblem(toFieldErrors(errors)),
     });
+    cacheValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
