@@ -186,7 +186,7 @@ export abstract class SpecialEventsRepository {
     if (dates !== null) statements.push(dates);
     const sessions = insertSessionRows(events);
     if (sessions !== null) statements.push(sessions);
-    for (const event of events) statements.push(...this.participants.statementsFor({ kind: 'created', event }));
+    statements.push(...this.participants.statementsForAll(events.map((event) => ({ kind: 'created', event }))));
     return statements;
   }
 
@@ -196,7 +196,7 @@ export abstract class SpecialEventsRepository {
       { sql: deleteEventsSql(ids.length), parameters: ids },
       { sql: deleteDatesOfSql(ids.length), parameters: ids },
       deleteSessionRows(ids),
-      ...ids.flatMap((eventId) => this.participants.statementsFor({ kind: 'deleted', eventId })),
+      ...this.participants.statementsForAll(ids.map((eventId) => ({ kind: 'deleted', eventId }))),
     ];
   }
 
