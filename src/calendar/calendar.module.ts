@@ -35,7 +35,10 @@ export class CalendarModule implements NestModule, OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.participants.join({ statementsFor: (change) => this.stamps.statementsFor(change) });
+    this.participants.join({
+      statementsFor: (change) => this.stamps.statementsFor(change),
+      statementsForAll: (changes) => this.stamps.statementsForAll(changes),
+    });
   }
 
   configure(consumer: MiddlewareConsumer): void {

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Sql } from '../database/sql.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 
+const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
+
 /** What the stamps add up to: any create, update or delete of an event changes it. */
 export interface StampsVersion {
   readonly count: number;
@@ -34,6 +36,29 @@ export class CalendarEventStamps {
       {
         sql: 'REPLACE INTO calendar_event_stamps (event_id, modified_at) VALUES (?, ?)',
         parameters: [change.event.eventId, Date.now()],
+      },
+    ];
+  }
+
+  /**
+   * The statements for several changes of one kind to distinct events (a batch of creates or
+   * deletes): one multi-row statement, all stamped with one time.
+   */
+  statementsForAll(changes: readonly EventChange[]): readonly SqlStatement[] {
+    if (changes.length === 0) return [];
+    if (changes.every((change) => change.kind === 'deleted')) {
+      const ids = changes.map((change) => change.eventId);
+      return [
+        { sql: `DELETE FROM calendar_event_stamps WHERE event_id IN (${placeholders(ids.length)})`, parameters: ids },
+      ];
+    }
+    if (changes.some((change) => change.kind === 'deleted'))
+      return changes.flatMap((change) => this.statementsFor(change));
+    const now = Date.now();
+    return [
+      {
+        sql: `REPLACE INTO calendar_event_stamps (event_id, modified_at) VALUES ${changes.map(() => '(?, ?)').join(', ')}`,
+        parameters: changes.flatMap((change) => (change.kind === 'deleted' ? [] : [change.event.eventId, now])),
       },
     ];
   }

@@ -1,4 +1,6 @@
 import { isUniqueViolation } from '../database/database-errors.js';
+import { indexedDates } from '../domain/calendar-dates.js';
+import { sessionItems } from '../domain/event-sessions.js';
 import type { ReadOptions, Sql, SqlStatement, TransactionOptions } from '../database/sql.js';
 import { EventWriteParticipants } from './event-write-participants.js';
 import type { SpecialEvent } from './special-event.entity.js';
@@ -109,12 +111,24 @@ export abstract class SpecialEventsRepository {
    * (and at most that capacity): true, or false when not (updated meanwhile, deleted, a ticket
    * sold meanwhile, or the capacity below the tickets sold). `event.version` is the new version;
    * tickets sold are kept.
+   *
+   * `datesRead`, the dates of the version `expectedVersion` (as read before): the date and session
+   * rows are rewritten only when the update changes the ISO dates or the sessions. The guard
+   * requires that version, and every write of an event writes its rows in the same transaction,
+   * so when it passes the rows are already those dates'. Without it, they are rewritten.
    */
-  async update(event: SpecialEvent, expectedVersion: number, soldUnchanged = false): Promise<boolean> {
+  async update(
+    event: SpecialEvent,
+    expectedVersion: number,
+    soldUnchanged = false,
+    datesRead?: readonly string[],
+  ): Promise<boolean> {
     const guard = { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
+    const same = (itemsOf: (dates: readonly string[]) => readonly string[]): boolean =>
+      datesRead !== undefined && (datesRead === event.dates || sameItems(itemsOf(datesRead), itemsOf(event.dates)));
     const then = [
-      ...this.keepDates(event),
-      ...keepSessionRows(event, this.sql.isMysql),
+      ...(same(indexedDates) ? [] : this.keepDates(event)),
+      ...(same(sessionItems) ? [] : keepSessionRows(event, this.sql.isMysql)),
       ...this.participants.statementsFor({ kind: 'updated', event }),
     ];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
@@ -172,7 +186,7 @@ export abstract class SpecialEventsRepository {
     if (dates !== null) statements.push(dates);
     const sessions = insertSessionRows(events);
     if (sessions !== null) statements.push(sessions);
-    for (const event of events) statements.push(...this.participants.statementsFor({ kind: 'created', event }));
+    statements.push(...this.participants.statementsForAll(events.map((event) => ({ kind: 'created', event }))));
     return statements;
   }
 
@@ -182,7 +196,7 @@ export abstract class SpecialEventsRepository {
       { sql: deleteEventsSql(ids.length), parameters: ids },
       { sql: deleteDatesOfSql(ids.length), parameters: ids },
       deleteSessionRows(ids),
-      ...ids.flatMap((eventId) => this.participants.statementsFor({ kind: 'deleted', eventId })),
+      ...this.participants.statementsForAll(ids.map((eventId) => ({ kind: 'deleted', eventId }))),
     ];
   }
 
@@ -214,6 +228,14 @@ export abstract class SpecialEventsRepository {
     ];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
   }
+}
+
+/** Whether `a` and `b` hold the same items, in any order (each holds an item once). */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  const items = new Set(a);
+  return b.every((item) => items.has(item));
 }
 
 /** Reads of events through MySQL's binary protocol: a price reads back exactly as stored. */

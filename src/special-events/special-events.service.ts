@@ -267,7 +267,7 @@ export class SpecialEventsService {
           });
         }
         const soldUnchanged = removed.length > 0 || removedSessions.length > 0 || next.capacityPerDate !== null;
-        if (await this.store.update(next, current.version, soldUnchanged)) return next;
+        if (await this.store.update(next, current.version, soldUnchanged, current.dates)) return next;
         // Why the UPDATE changed nothing: deleted (404), the capacity below the tickets sold at the
         // version read (409), or a change meanwhile (an update, or a sale): try again on the fresh state.
         const after = await this.get(eventId);

@@ -69,6 +69,11 @@ export class TicketsModule implements OnModuleInit {
         change.kind === 'deleted'
           ? [this.repository.cancelEventTicketsStatement(change.eventId, this.clock.now())]
           : [],
+      // A batch of deletes cancels the tickets of all its events in one statement.
+      statementsForAll: (changes) => {
+        const deleted = changes.flatMap((change) => (change.kind === 'deleted' ? [change.eventId] : []));
+        return deleted.length === 0 ? [] : [this.repository.cancelEventsTicketsStatement(deleted, this.clock.now())];
+      },
       // An event's update may not take away a date its active tickets admit on.
       datesInUse: (eventId, dates) => this.tickets.activeDates(eventId, dates),
       // Nor move or remove a session its active tickets are for.

@@ -265,6 +265,16 @@ export class TicketsRepository {
     };
   }
 
+  /** cancelEventTicketsStatement for several events at once (a batch of deletes), in one UPDATE. */
+  cancelEventsTicketsStatement(eventIds: readonly string[], now: number): SqlStatement {
+    return {
+      sql:
+        "UPDATE tickets SET refund_due = CASE WHEN status = 'active' THEN price_paid ELSE 0 END, status = 'cancelled', " +
+        `cancelled_at = ? WHERE event_id IN (${eventIds.map(() => '?').join(', ')}) AND status <> 'cancelled'`,
+      parameters: [now, ...eventIds],
+    };
+  }
+
   /**
    * The conditional UPDATE that cancels an active ticket and records what its buyer is owed (what
    * was paid): the guard of the transaction that gives its seat or admission back. The database

@@ -11,7 +11,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhookSender } from './webhook-sender.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksMetrics } from './webhooks.metrics.js';
-import { enqueueStatement, WebhookOutbox, WebhookSubscriptions } from './webhooks.repository.js';
+import { enqueueAllStatement, enqueueStatement, WebhookOutbox, WebhookSubscriptions } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 import { WEBHOOK_PROBLEMS } from './webhooks.problems.js';
 import { ResetRegistry } from '../database/reset-registry.js';
@@ -68,6 +68,10 @@ export class WebhooksModule implements OnModuleInit {
       statementsFor: (change) => {
         this.dispatcher.nudge();
         return [enqueueStatement(change)];
+      },
+      statementsForAll: (changes) => {
+        this.dispatcher.nudge();
+        return [enqueueAllStatement(changes)];
       },
     });
   }

@@ -21,9 +21,10 @@ export const EVENT_TYPES = {
  * One row per enabled subscriber, written by the statement that the event's own transaction runs
  * (EventWriteParticipants): the delivery exists if and only if the write was committed.
  */
-const ENQUEUE_SQL =
-  'INSERT INTO webhook_deliveries (message_id, webhook_id, event_id, kind, payload, created_at, next_attempt_at) ' +
-  'SELECT ?, webhook_id, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE enabled = 1';
+const ENQUEUE_INTO =
+  'INSERT INTO webhook_deliveries (message_id, webhook_id, event_id, kind, payload, created_at, next_attempt_at) ';
+const ENQUEUE_SELECT = 'SELECT ?, webhook_id, ?, ?, ?, ?, ? FROM webhook_subscriptions WHERE enabled = 1';
+const ENQUEUE_SQL = ENQUEUE_INTO + ENQUEUE_SELECT;
 
 /**
  * Message ids: this process's random prefix (64 bits, so instances never collide) and a counter.
@@ -41,6 +42,19 @@ export function enqueueStatement(change: EventChange, now = Date.now()): SqlStat
   const eventId = change.kind === 'deleted' ? change.eventId : change.event.eventId;
   const payload = JSON.stringify(change.kind === 'deleted' ? { eventId } : toResponse(change.event));
   return { sql: ENQUEUE_SQL, parameters: [messageId, eventId, change.kind, payload, now, now] };
+}
+
+/**
+ * The outbox statement for several changes to distinct events (a batch of creates or deletes in
+ * one transaction): the rows enqueueStatement would write for each, in one INSERT (a UNION ALL of
+ * its SELECT per change, in the changes' order).
+ */
+export function enqueueAllStatement(changes: readonly EventChange[], now = Date.now()): SqlStatement {
+  const parameters = changes.flatMap((change) => enqueueStatement(change, now).parameters);
+  return {
+    sql: ENQUEUE_INTO + Array.from({ length: changes.length }, () => ENQUEUE_SELECT).join(' UNION ALL '),
+    parameters,
+  };
 }
 
 /** A delivery claimed by this instance, with what sending it needs. */

@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * tickets_sold a session's sale takes its seat from, so that capacityPerDate bounds each session
  * by itself. Existing events get a row, 0 sold, for each item in the session form: tickets sold
  * before have no time and stay counted on their date's row. An item of that form that names no
- * real date or time gets a row no sale reads; the event's next update removes it.
+ * real date or time gets a row no sale reads; the event's next update of its dates removes it.
  */
 export class EventSessions1795849324199 implements MigrationInterface {
   name = 'EventSessions1795849324199';
