@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService, useBuiltService } from '../helpers/built-service.js';
+import { describe, expect, it } from 'vitest';
+import { useTwoInstances } from '../helpers/built-service.js';
 import { basicHeader } from '../helpers/test-app.js';
 
 const USER = 'outbox';
@@ -12,21 +12,7 @@ const AUTH = basicHeader(USER, PASSWORD);
  * from the database on every request, so a revocation is in force everywhere at once.
  */
 describe('feed tokens: two instances on one MariaDB database', () => {
-  const built = useBuiltService('mysql', { sharedAcrossTests: true });
-  const services: RunningService[] = [];
-  beforeAll(async () => {
-    const env = {
-      DATABASE_URL: built.database.url,
-      DB_MIGRATIONS_RUN: 'true',
-      ADMIN_USERNAME: USER,
-      ADMIN_PASSWORD: PASSWORD,
-    };
-    services.push(await startService(built.entry, env, 60_000));
-    services.push(await startService(built.entry, env, 60_000));
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(services.map((service) => service.stop()));
-  });
+  const { services } = useTwoInstances({ user: USER, password: PASSWORD });
 
   it('a feed token revoked through one instance is a 404 on the other from the next request on', async () => {
     const [a, b] = services;

@@ -134,30 +134,44 @@ export async function startService(
 }
 
 /**
- * Two instances of the built service in test mode on one MariaDB database (MySQL only), started
- * before the file's tests with `admin` as their admin and stopped after them: what a suite of
- * several instances drives. The database too, as `useBuiltService` gives it.
+ * Two instances of the built service on one MariaDB database (MySQL only), started before the
+ * file's tests with `admin` as their admin and stopped after them: what a suite of several
+ * instances drives. `env` adds to their environment, given the database's URL. The database too,
+ * as `useBuiltService` gives it.
  */
-export function useTwoTestModeInstances(admin: { user: string; password: string }): {
+export function useTwoInstances(
+  admin: { user: string; password: string },
+  env: (databaseUrl: string) => Record<string, string> = () => ({}),
+): {
   readonly built: BuiltService;
   readonly services: RunningService[];
 } {
   const built = useBuiltService('mysql', { sharedAcrossTests: true });
   const services: RunningService[] = [];
   beforeAll(async () => {
-    const env = {
+    const all = {
       DATABASE_URL: built.database.url,
       DB_MIGRATIONS_RUN: 'true',
       ADMIN_USERNAME: admin.user,
       ADMIN_PASSWORD: admin.password,
-      TEST_MODE: 'true',
-      TEST_MODE_DATABASE: new URL(built.database.url).pathname.slice(1),
+      ...env(built.database.url),
     };
-    services.push(await startService(built.entry, env, 60_000));
-    services.push(await startService(built.entry, env, 60_000));
+    services.push(await startService(built.entry, all, 60_000));
+    services.push(await startService(built.entry, all, 60_000));
   }, 180_000);
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()));
   });
   return { built, services };
+}
+
+/** useTwoInstances in test mode: the clock and the reset of a suite that drives several instances. */
+export function useTwoTestModeInstances(admin: { user: string; password: string }): {
+  readonly built: BuiltService;
+  readonly services: RunningService[];
+} {
+  return useTwoInstances(admin, (url) => ({
+    TEST_MODE: 'true',
+    TEST_MODE_DATABASE: new URL(url).pathname.slice(1),
+  }));
 }
