@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../database/sql.js';
+import { placeholders } from '../database/sql-placeholders.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
-
-const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
 
 /** What the stamps add up to: any create, update or delete of an event changes it. */
 export interface StampsVersion {
@@ -67,7 +66,7 @@ export class CalendarEventStamps {
   async read(eventIds: readonly string[]): Promise<Map<string, number>> {
     if (eventIds.length === 0) return new Map();
     const rows = await this.sql.select<{ event_id: string; modified_at: number | string }>(
-      `SELECT event_id, modified_at FROM calendar_event_stamps WHERE event_id IN (${eventIds.map(() => '?').join(', ')})`,
+      `SELECT event_id, modified_at FROM calendar_event_stamps WHERE event_id IN (${placeholders(eventIds.length)})`,
       eventIds,
     );
     // MySQL returns BIGINT as a string.

@@ -1,5 +1,6 @@
 import { sessionItems } from '../domain/event-sessions.js';
 import type { SqlStatement } from '../database/sql.js';
+import { placeholders } from '../database/sql-placeholders.js';
 import type { SpecialEvent } from './special-event.entity.js';
 
 /*
@@ -8,8 +9,6 @@ import type { SpecialEvent } from './special-event.entity.js';
  * event's own transaction (create, update, delete), so an event's session rows are always its
  * sessions. The same text serves SQLite and MySQL/MariaDB but for an insert's duplicates.
  */
-
-const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
 
 /** The tickets sold of each of an event's sessions. Parameters: the eventId. */
 export const SESSIONS_SOLD_SQL = 'SELECT session, tickets_sold FROM special_event_sessions WHERE event_id = ?';

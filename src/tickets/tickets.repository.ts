@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { columnOf, insertInto, type RowOf, selectList, tableOf } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
+import { placeholders } from '../database/sql-placeholders.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
 import type { TicketFilters } from './ticket-cursor.js';
 import { Ticket, type TicketStatus, type TicketType } from './ticket.entity.js';
@@ -270,7 +271,7 @@ export class TicketsRepository {
     return {
       sql:
         "UPDATE tickets SET refund_due = CASE WHEN status = 'active' THEN price_paid ELSE 0 END, status = 'cancelled', " +
-        `cancelled_at = ? WHERE event_id IN (${eventIds.map(() => '?').join(', ')}) AND status <> 'cancelled'`,
+        `cancelled_at = ? WHERE event_id IN (${placeholders(eventIds.length)}) AND status <> 'cancelled'`,
       parameters: [now, ...eventIds],
     };
   }
@@ -297,7 +298,7 @@ export class TicketsRepository {
   /** Of `dates`, those on which the event has an active ticket. */
   async activeDates(eventId: string, dates: readonly string[]): Promise<string[]> {
     const rows = await this.sql.select<Pick<RowOf<Ticket>, 'ticketDate'>>(
-      `SELECT DISTINCT ticket_date AS ticketDate FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${dates.map(() => '?').join(', ')})`,
+      `SELECT DISTINCT ticket_date AS ticketDate FROM tickets WHERE event_id = ? AND status = 'active' AND ticket_date IN (${placeholders(dates.length)})`,
       [eventId, ...dates],
     );
     return rows.map((row) => row.ticketDate);

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { columnOf, type RowOf, selectList, tableOf } from '../database/entity-columns.js';
 import { limitPlaceholder } from '../database/sql-limit.js';
 import { Sql } from '../database/sql.js';
+import { placeholders } from '../database/sql-placeholders.js';
 import type { EventChange, SqlStatement } from '../special-events/event-write-participants.js';
 import { toResponse } from '../special-events/special-events.responses.js';
 import { WebhookSubscription } from './webhook-subscription.entity.js';
@@ -90,8 +91,6 @@ const claimedSql = (count: number): string =>
   'SELECT d.delivery_id, d.message_id, d.webhook_id, d.kind, d.payload, d.attempts, d.first_failed_at, s.url, s.secret ' +
   'FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.webhook_id = d.webhook_id ' +
   `WHERE d.delivery_id IN (${placeholders(count)}) AND d.lease_owner = ? ORDER BY d.delivery_id`;
-
-const placeholders = (count: number): string => Array.from({ length: count }, () => '?').join(', ');
 
 interface ClaimedRow {
   delivery_id: number | string;
