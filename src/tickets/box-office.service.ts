@@ -25,12 +25,18 @@ export interface TicketPage {
   readonly nextCursor?: string;
 }
 
-/** The filters of a query, without the parameters that are not filters. */
+/**
+ * The filters of a query, without the parameters that are not filters, in this order (the next
+ * page's link names them in it). Member by member: no entries arrays on every search.
+ */
 function filtersOf(query: TicketSearch): TicketFilters {
-  const { eventId, ticketDate, status, email, orderId } = query;
-  return Object.fromEntries(
-    Object.entries({ eventId, ticketDate, status, email, orderId }).filter(([, value]) => value !== undefined),
-  ) as TicketFilters;
+  const filters: { -readonly [name in keyof TicketFilters]: TicketFilters[name] } = {};
+  if (query.eventId !== undefined) filters.eventId = query.eventId;
+  if (query.ticketDate !== undefined) filters.ticketDate = query.ticketDate;
+  if (query.status !== undefined) filters.status = query.status;
+  if (query.email !== undefined) filters.email = query.email;
+  if (query.orderId !== undefined) filters.orderId = query.orderId;
+  return filters;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -70,15 +76,17 @@ export class BoxOfficeService {
       }
       after = decoded;
     }
+    // One row more than the page: whether there is a next page. The rows are this search's own
+    // array, so the extra row is cut off in place rather than the page copied.
     const rows = await this.tickets.search(filters, after, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    const last = rows.at(-1);
     return {
-      tickets: page,
+      tickets: rows,
       filters,
       limit,
-      nextCursor:
-        rows.length > limit && last ? encodeTicketCursor(last[0], filters, this.cursorKeys.signing()) : undefined,
+      nextCursor: more && last ? encodeTicketCursor(last[0], filters, this.cursorKeys.signing()) : undefined,
     };
   }
 

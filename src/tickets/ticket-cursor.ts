@@ -20,11 +20,9 @@ const PART = /^[A-Za-z0-9_-]+$/;
  * order (no filter holds a newline: the query's rules allow none).
  */
 function filtersText(filters: TicketFilters): string {
-  // orderId only when given: a cursor issued before orders keeps its MAC.
-  const orderId = filters.orderId === undefined ? [] : [filters.orderId];
-  return [filters.eventId, filters.ticketDate, filters.status, filters.email, ...orderId]
-    .map((value) => value ?? '')
-    .join('\n');
+  // orderId only when given: a cursor issued before orders keeps its MAC. One template, no arrays.
+  const orderId = filters.orderId === undefined ? '' : `\n${filters.orderId}`;
+  return `${filters.eventId ?? ''}\n${filters.ticketDate ?? ''}\n${filters.status ?? ''}\n${filters.email ?? ''}${orderId}`;
 }
 
 /**
