@@ -41,6 +41,16 @@ export interface PoolLimit {
  * commit). Its parameters: the row's key, then each limit's `when` and `from.where` in order.
  */
 export function takePlaceSql(pool: CapacityPool): string {
+  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} + 1 WHERE ${pool.key} = ? AND ${takePlaceCondition(pool)}`;
+}
+
+/**
+ * The condition of takePlaceSql (one of the pool's limits admits one more place), parenthesized,
+ * for a statement that writes the pool's row with others (a multi-table UPDATE). Its parameters:
+ * each limit's `when` and `from.where` in order. A pool whose limits all read `from` another
+ * table names its row's column by its table (`table.taken`), as a statement joining it needs.
+ */
+export function takePlaceCondition(pool: CapacityPool): string {
   const alternatives = pool.limits.map(({ when, from, limit }) => {
     if (from === undefined) {
       return [`(${limit} IS NULL OR ${pool.taken} < ${limit})`, ...(when ? [when] : [])].join(' AND ');
@@ -50,7 +60,7 @@ export function takePlaceSql(pool: CapacityPool): string {
     return when ? `${when} AND ${exists}` : exists;
   });
   const admits = alternatives.length === 1 ? alternatives[0] : alternatives.map((one) => `(${one})`).join(' OR ');
-  return `UPDATE ${pool.table} SET ${pool.taken} = ${pool.taken} + 1 WHERE ${pool.key} = ? AND (${admits})`;
+  return `(${admits})`;
 }
 
 /**

@@ -49,6 +49,32 @@ describe('Capacity.take', () => {
     ]);
   });
 
+  it('runs `together` alone in place of the pool’s UPDATE and `also`, and is false when it takes nothing', async () => {
+    const { sql, ran, release, settle } = fakeSql(true);
+    const joined = [{ sql: 'INSERT INTO stays VALUES (?)', parameters: ['s1'] }];
+    const also = [{ sql: 'UPDATE wings SET booked = booked + 1 WHERE wing = ?', parameters: ['w1'] }];
+    const together = (key: string) => ({ sql: 'UPDATE rooms JOIN wings SET ...', parameters: [key, 'w1'] });
+    const capacity = new Capacity(sql);
+    const taken = capacity.take(
+      { pool: pool(false), key: 'r1', parameters: [1], also, together: together('r1') },
+      joined,
+    );
+    await settle();
+    release();
+    await expect(taken).resolves.toBe(true);
+    const refused = capacity.take(
+      { pool: pool(false), key: 'full', parameters: [1], also, together: together('full') },
+      joined,
+    );
+    await settle();
+    release();
+    await expect(refused).resolves.toBe(false);
+    expect(ran).toEqual([
+      { guard: together('r1'), joined },
+      { guard: together('full'), joined },
+    ]);
+  });
+
   it('is false when the UPDATE takes nothing, and refuses a row full as read without a transaction', async () => {
     const { sql, ran, release, settle } = fakeSql(false);
     const capacity = new Capacity(sql);

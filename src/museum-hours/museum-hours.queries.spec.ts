@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { expectReviewedSql } from '../../test/helpers/reviewed-sql.js';
 import { takePlaceSql } from '../capacity/capacity-pool.js';
 import { ADMISSION_DAY_SQL, DAY_ADMISSIONS, GIVE_SLOT_SQL, SLOTTED_DAY_ADMISSIONS } from './museum-hours.repository.js';
-import { SLOT_DAY_SQL, SLOTS_SOLD_SQL, TAKE_SLOT_SQL } from './time-slots.repository.js';
+import { SLOT_DAY_SQL, SLOTS_SOLD_SQL, TAKE_DAY_AND_SLOT_SQL, TAKE_SLOT_SQL } from './time-slots.repository.js';
 
 describe('the SQL of a day’s general admissions', () => {
   it('is the reviewed file beside the repository (museum-hours.queries.sql)', () => {
@@ -14,7 +14,11 @@ describe('the SQL of a day’s general admissions', () => {
         name: 'take an admission of a day with slots (capacity pool slotted-day-admissions)',
         sql: takePlaceSql(SLOTTED_DAY_ADMISSIONS),
       },
-      { name: "then take the slot's place, in the same transaction", sql: TAKE_SLOT_SQL },
+      { name: "then take the slot's place, in the same transaction (SQLite)", sql: TAKE_SLOT_SQL },
+      {
+        name: "MySQL/MariaDB: the day's place and the slot's in one statement, the day's row first",
+        sql: TAKE_DAY_AND_SLOT_SQL,
+      },
       { name: "a slotted sale's look at the day: its hours, tickets sold, the slot's", sql: SLOT_DAY_SQL },
       { name: 'the tickets sold per slot of a day', sql: SLOTS_SOLD_SQL },
       { name: "a cancelled ticket's slot place given back, with the day's", sql: GIVE_SLOT_SQL },

@@ -42,11 +42,45 @@ UPDATE museum_general_admissions
         WHERE w.weekday = ?
         AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))));
 
--- then take the slot's place, in the same transaction
+-- then take the slot's place, in the same transaction (SQLite)
 UPDATE museum_slot_admissions
   SET sold = sold + 1
   WHERE day = ?
   AND slot_time = ?
+  AND (EXISTS (SELECT 1
+      FROM museum_hours_exceptions e
+      WHERE e.day = ?
+      AND e.closed = 0
+      AND ? >= (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))
+      AND ? < (SUBSTR(e.time_close, 1, 2) * 60 + SUBSTR(e.time_close, 4, 2))
+      AND (? - (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))) % e.slot_minutes = 0
+      AND museum_slot_admissions.sold < e.slot_capacity) OR (NOT EXISTS (SELECT 1
+        FROM museum_hours_exceptions x
+        WHERE x.day = ?)
+      AND EXISTS (SELECT 1
+        FROM museum_weekly_hours w
+        WHERE w.weekday = ?
+        AND ? >= (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))
+        AND ? < (SUBSTR(w.time_close, 1, 2) * 60 + SUBSTR(w.time_close, 4, 2))
+        AND (? - (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))) % w.slot_minutes = 0
+        AND museum_slot_admissions.sold < w.slot_capacity)));
+
+-- MySQL/MariaDB: the day's place and the slot's in one statement, the day's row first
+UPDATE museum_general_admissions STRAIGHT_JOIN museum_slot_admissions ON museum_slot_admissions.day = museum_general_admissions.day
+  AND museum_slot_admissions.slot_time = ?
+  SET museum_general_admissions.sold = museum_general_admissions.sold + 1, museum_slot_admissions.sold = museum_slot_admissions.sold + 1
+  WHERE museum_general_admissions.day = ?
+  AND ((EXISTS (SELECT 1
+        FROM museum_hours_exceptions e
+        WHERE e.day = ?
+        AND e.closed = 0
+        AND (e.capacity IS NULL OR museum_general_admissions.sold < e.capacity))) OR (NOT EXISTS (SELECT 1
+        FROM museum_hours_exceptions e
+        WHERE e.day = ?)
+      AND EXISTS (SELECT 1
+        FROM museum_weekly_hours w
+        WHERE w.weekday = ?
+        AND (w.capacity IS NULL OR museum_general_admissions.sold < w.capacity))))
   AND (EXISTS (SELECT 1
       FROM museum_hours_exceptions e
       WHERE e.day = ?

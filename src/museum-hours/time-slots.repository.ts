@@ -3,6 +3,7 @@ import { Capacity } from '../capacity/capacity.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
 import { type DayHours, isoWeekday, TIME_PATTERN } from './museum-days.js';
+import { takePlaceCondition } from '../capacity/capacity-pool.js';
 import { capacityOf, SLOTTED_DAY_ADMISSIONS, slotsOf } from './museum-hours.repository.js';
 
 /** A date's hours as a slotted sale reads them, with the day's and one slot's tickets sold. */
@@ -60,28 +61,63 @@ const slotWithRoom = (alias: 'e' | 'w'): string =>
   `AND museum_slot_admissions.sold < ${alias}.slot_capacity`;
 
 /**
- * Takes the seat of a slot: one more sold on the date's slot row, only while its time is a slot
- * start of the grid the date has now (its exception's when it has one that opens it, else its
- * weekday's, when there is no exception) and fewer than that grid's slot capacity are sold: a day
- * closed, without slots, or whose grid no longer starts a slot then refuses, as does a full slot.
- * The database decides all of it in this one write, so a sale needs no read before it
- * (TimeSlotsService.admit reads only to explain a refusal). Run after SLOTTED_DAY_ADMISSIONS'
- * UPDATE of the date's row in the same transaction (Capacity's `also`), so both bounds hold
- * together and every sale locks the date's row first. Parameters: takeSlotParameters.
+ * Whether the time `?` names a slot start of the grid the date has now (its exception's when it
+ * has one that opens it, else its weekday's, when there is no exception) with room for one more on
+ * its row of museum_slot_admissions: false for a day closed, without slots, or whose grid no
+ * longer starts a slot then, and for a full slot. Parameters: takeSlotConditionParameters.
  */
-export const TAKE_SLOT_SQL =
-  'UPDATE museum_slot_admissions SET sold = sold + 1 WHERE day = ? AND slot_time = ? AND (' +
-  `EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ? AND e.closed = 0 AND ${slotWithRoom('e')}) ` +
+const SLOT_HAS_ROOM =
+  `(EXISTS (SELECT 1 FROM museum_hours_exceptions e WHERE e.day = ? AND e.closed = 0 AND ${slotWithRoom('e')}) ` +
   'OR (NOT EXISTS (SELECT 1 FROM museum_hours_exceptions x WHERE x.day = ?) ' +
   `AND EXISTS (SELECT 1 FROM museum_weekly_hours w WHERE w.weekday = ? AND ${slotWithRoom('w')})))`;
 
 /**
- * The parameters of TAKE_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`: a time of another
- * shape starts no slot (minutes -1).
+ * Takes the seat of a slot: one more sold on the date's slot row, only while SLOT_HAS_ROOM (its
+ * time starts a slot of the grid the date has now, with room). The database decides all of it in
+ * this one write, so a sale needs no read before it (TimeSlotsService.admit reads only to explain
+ * a refusal). Run after SLOTTED_DAY_ADMISSIONS' UPDATE of the date's row in the same transaction
+ * (Capacity's `also`), so both bounds hold together and every sale locks the date's row first.
+ * SQLite's way; MySQL/MariaDB take both places in one statement (TAKE_DAY_AND_SLOT_SQL).
+ * Parameters: takeSlotParameters.
  */
+export const TAKE_SLOT_SQL = `UPDATE museum_slot_admissions SET sold = sold + 1 WHERE day = ? AND slot_time = ? AND ${SLOT_HAS_ROOM}`;
+
+/** The minutes after midnight of `time` (`HH:MM`): a time of another shape starts no slot (-1). */
+const minutesOfTime = (time: string): number =>
+  TIME_PATTERN.test(time) ? Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) : -1;
+
+/** The parameters of SLOT_HAS_ROOM for the slot at `time` of `date`. */
+function takeSlotConditionParameters(date: string, time: string): unknown[] {
+  const minutes = minutesOfTime(time);
+  return [date, minutes, minutes, minutes, date, isoWeekday(date), minutes, minutes, minutes];
+}
+
+/** The parameters of TAKE_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`. */
 export function takeSlotParameters(date: string, time: string): unknown[] {
-  const minutes = TIME_PATTERN.test(time) ? Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) : -1;
-  return [date, time, date, minutes, minutes, minutes, date, isoWeekday(date), minutes, minutes, minutes];
+  return [date, time, ...takeSlotConditionParameters(date, time)];
+}
+
+/** The parameters of SLOTTED_DAY_ADMISSIONS' limits for `date` (after its key). */
+const slottedDayParameters = (date: string): unknown[] => [date, date, isoWeekday(date)];
+
+/**
+ * MySQL/MariaDB: the day's place and the slot's in one multi-table UPDATE, under both statements'
+ * conditions (SLOTTED_DAY_ADMISSIONS' and SLOT_HAS_ROOM): one round trip instead of two, so a
+ * slotted sale is START, this, the ticket's INSERT, COMMIT, as a sale of a day without slots.
+ * It changes both rows or neither (a missing row, like a refused bound, joins nothing).
+ * STRAIGHT_JOIN reads, and so locks, the date's row before the slot's, the order of every other
+ * transaction writing both. Parameters: takeDayAndSlotParameters.
+ */
+export const TAKE_DAY_AND_SLOT_SQL =
+  'UPDATE museum_general_admissions STRAIGHT_JOIN museum_slot_admissions ' +
+  'ON museum_slot_admissions.day = museum_general_admissions.day AND museum_slot_admissions.slot_time = ? ' +
+  'SET museum_general_admissions.sold = museum_general_admissions.sold + 1, ' +
+  'museum_slot_admissions.sold = museum_slot_admissions.sold + 1 ' +
+  `WHERE museum_general_admissions.day = ? AND ${takePlaceCondition(SLOTTED_DAY_ADMISSIONS)} AND ${SLOT_HAS_ROOM}`;
+
+/** The parameters of TAKE_DAY_AND_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`. */
+export function takeDayAndSlotParameters(date: string, time: string): unknown[] {
+  return [time, date, ...slottedDayParameters(date), ...takeSlotConditionParameters(date, time)];
 }
 
 export const SLOTS_SOLD_SQL = 'SELECT slot_time, sold FROM museum_slot_admissions WHERE day = ?';
@@ -135,17 +171,21 @@ export class TimeSlotsRepository {
   /**
    * Takes one general admission for `date` in the slot at `time`, and runs `joined` with it: true,
    * or false (nothing ran). The day's place (SLOTTED_DAY_ADMISSIONS, against its capacity) and the slot's
-   * (TAKE_SLOT_SQL, a start of the day's grid, against its slot capacity) are two conditional
-   * UPDATEs of one transaction: a refusal of either undoes both. Both rows must exist
-   * (ensureSlotRow, and the admissions row): a missing one refuses too.
+   * (TAKE_SLOT_SQL, a start of the day's grid, against its slot capacity) are taken in one
+   * transaction, both or neither: on SQLite by two conditional UPDATEs, on MySQL/MariaDB by one
+   * (TAKE_DAY_AND_SLOT_SQL, a round trip fewer). Both rows must exist (ensureSlotRow, and the
+   * admissions row): a missing one refuses too.
    */
   take(date: string, time: string, joined: readonly SqlStatement[]): Promise<boolean> {
     return this.capacity.take(
       {
         pool: SLOTTED_DAY_ADMISSIONS,
         key: date,
-        parameters: [date, date, isoWeekday(date)],
+        parameters: slottedDayParameters(date),
         also: [{ sql: TAKE_SLOT_SQL, parameters: takeSlotParameters(date, time) }],
+        ...(this.sql.isMysql
+          ? { together: { sql: TAKE_DAY_AND_SLOT_SQL, parameters: takeDayAndSlotParameters(date, time) } }
+          : {}),
       },
       joined,
     );

@@ -43,10 +43,10 @@ const FULL_SLOTS_REMEMBERED = 10_000;
  * sells each general ticket for one slot, against the slot's capacity and the day's, both decided
  * by the database in the sale's one transaction (TimeSlotsRepository.take). A sale of a slot
  * writes first, as a sale of a day without slots does: the transaction's two conditional UPDATEs
- * check the day is open, the time one of its grid's starts and both bounds, with no read before;
- * only a refusal reads the day, to say why (or to make the rows a first sale needs, then try
- * again). A sale without a time is first tried as MuseumHoursService.admitGeneral sells a day
- * without slots (one write), which a slotted day refuses.
+ * (one on MySQL/MariaDB) check the day is open, the time one of its grid's starts and both bounds,
+ * with no read before; only a refusal reads the day, to say why (or to make the rows a first sale
+ * needs, then try again). A sale without a time is first tried as MuseumHoursService.admitGeneral
+ * sells a day without slots (one write), which a slotted day refuses.
  */
 @Injectable()
 export class TimeSlotsService {

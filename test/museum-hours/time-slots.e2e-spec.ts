@@ -4,6 +4,7 @@ import { TimeSlotsService } from '../../src/museum-hours/time-slots.service.js';
 import { countOverlap, sendTogether } from '../helpers/raw-http.js';
 import { type Body, expectProblem, expectStatus, validEvent } from '../helpers/problem-assertions.js';
 import { AUTH, useTestApp } from '../helpers/test-app.js';
+import { TEST_DATABASE } from '../helpers/test-database.js';
 import { buyTicket, cancelTicket, readTicket } from '../tickets/api.js';
 import { OPEN_EVERY_DAY, setHoursOn, setWeeklyHours } from './api.js';
 
@@ -296,7 +297,7 @@ describe('the statements of a sale', () => {
     return queriesOf(id);
   };
 
-  it('a slot with room is sold as a day without slots is: writes first, no read, one UPDATE more (the slot’s)', async () => {
+  it('a slot with room is sold as a day without slots is: writes first, no read; on SQLite one UPDATE more (the slot’s), on MySQL none', async () => {
     const plain = await slottedDay({ timeOpen: '10:00', timeClose: '12:00', capacity: 10 });
     const slotted = await slottedDay({
       timeOpen: '10:00',
@@ -313,9 +314,11 @@ describe('the statements of a sale', () => {
     const writes = (queries: string[]) => queries.filter((verb) => verb !== 'SELECT');
     const dayUpdate = writes(plainSale).indexOf('UPDATE') + 1;
     expect(dayUpdate).toBeGreaterThan(0);
+    // MySQL/MariaDB take the day's place and the slot's in one multi-table UPDATE: the same round trips.
+    const slotUpdate = TEST_DATABASE === 'mysql' ? [] : ['UPDATE'];
     expect(writes(slottedSale)).toEqual([
       ...writes(plainSale).slice(0, dayUpdate),
-      'UPDATE',
+      ...slotUpdate,
       ...writes(plainSale).slice(dayUpdate),
     ]);
     expect(slottedSale.filter((verb) => verb === 'SELECT')).toEqual(plainSale.filter((verb) => verb === 'SELECT'));
