@@ -91,6 +91,13 @@ const ISOLATION_LEVELS = ['READ UNCOMMITTED', 'READ COMMITTED', 'REPEATABLE READ
 const UNKNOWN_LEVEL = 'unknown';
 
 /**
+ * MySQL: the isolation level of each pooled connection (mysql2's connection object) whose session
+ * Sql set to another than the server's default (absent: the default), whichever Sql set it. See
+ * Sql's `onConnection`.
+ */
+const sessionLevels = new WeakMap<object, string>();
+
+/**
  * The one way to the database: plain SQL with `?` placeholders, the same text on SQLite and MySQL,
  * for every module's reads, writes and transactions.
  *
@@ -108,11 +115,6 @@ export class Sql {
 
   private readonly batchDeadlineMs: number;
   private readonly writeSlots?: WriteSlots;
-  /**
-   * MySQL: the isolation level of each pooled connection whose session Sql set to another than
-   * the server's default (absent: the default). See `onConnection`.
-   */
-  private readonly sessionLevels = new WeakMap<object, string>();
   /** MySQL: the server's default isolation level, read once when a session goes back to it. */
   private defaultLevel?: Promise<string>;
 
@@ -462,13 +464,13 @@ export class Sql {
    */
   private async onConnection(runner: QueryRunner, isolation?: 'READ COMMITTED'): Promise<void> {
     const connection = (await runner.connect()) as object;
-    const at = this.sessionLevels.get(connection);
+    const at = sessionLevels.get(connection);
     if (at === isolation) return;
-    this.sessionLevels.set(connection, UNKNOWN_LEVEL);
+    sessionLevels.set(connection, UNKNOWN_LEVEL);
     const level = isolation ?? (await this.serverDefaultLevel(runner));
     await runner.query(`SET SESSION TRANSACTION ISOLATION LEVEL ${level}`);
-    if (isolation === undefined) this.sessionLevels.delete(connection);
-    else this.sessionLevels.set(connection, isolation);
+    if (isolation === undefined) sessionLevels.delete(connection);
+    else sessionLevels.set(connection, isolation);
   }
 
   /** MySQL: the server's default isolation level (`transaction_isolation`, `tx_isolation` before MariaDB 11.1). */
