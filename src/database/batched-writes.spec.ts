@@ -152,7 +152,7 @@ function guardedIdWrites(refused: ReadonlySet<string> = new Set()) {
     },
     guards: (ids) =>
       new Set(ids).size === ids.length ? ids.map((id) => ({ sql: 'UPDATE IF', parameters: [id] })) : null,
-    then: (passed) => {
+    follow: (passed) => {
       thenOf.push([...passed]);
       return [{ sql: 'ALSO', parameters: passed }];
     },
@@ -162,14 +162,14 @@ function guardedIdWrites(refused: ReadonlySet<string> = new Set()) {
 
 /** An EachOrNone over `refused` ids (or that answers null, or throws), recording each run's guards and statements. */
 function recordingEachOrNone(refused: ReadonlySet<string>, outcome: 'run' | null | Error = 'run') {
-  const runs: { guards: unknown[]; then: unknown[][] }[] = [];
-  const run: EachOrNone = (guards, then) => {
+  const runs: { guards: unknown[]; followed: unknown[][] }[] = [];
+  const run: EachOrNone = (guards, follow) => {
     if (outcome instanceof Error) return Promise.reject(outcome);
     if (outcome === null) return Promise.resolve(null);
     const passed = guards.map(({ parameters }) => !refused.has(parameters[0] as string));
     runs.push({
       guards: guards.map(({ parameters }) => parameters[0]),
-      then: then(passed).map((s) => [...s.parameters]),
+      followed: follow(passed).map((s) => [...s.parameters]),
     });
     return Promise.resolve(passed);
   };
@@ -183,7 +183,7 @@ describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transac
     const { run, runs } = recordingEachOrNone(refused);
     const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
     await expect(Promise.all(['a', 'stale', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, false, true]);
-    expect(runs).toEqual([{ guards: ['a', 'stale', 'b'], then: [['a', 'b']] }]);
+    expect(runs).toEqual([{ guards: ['a', 'stale', 'b'], followed: [['a', 'b']] }]);
     expect(thenOf).toEqual([['a', 'b']]);
     expect(alone).toEqual([]);
   });

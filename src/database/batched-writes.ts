@@ -103,17 +103,17 @@ export interface GuardedBatchedWrite<T> {
   /** Each item's guard, in the items' order, or null when they cannot go together (one key twice). */
   readonly guards: (items: readonly T[]) => readonly SqlStatement[] | null;
   /** What follows for the items whose guard changed a row (at least one), in the same transaction. */
-  readonly then: (passed: readonly T[]) => readonly SqlStatement[];
+  readonly follow: (passed: readonly T[]) => readonly SqlStatement[];
 }
 
 /**
- * Runs the guards in one transaction, then `then` of the items whose guard changed a row, and
+ * Runs the guards in one transaction, then `follow` of the items whose guard changed a row, and
  * commits: which guards passed, or null when the server refused a statement or rolled the
  * transaction back whole (nothing of it kept). Throws when the outcome is unknown.
  */
 export type EachOrNone = (
   guards: readonly SqlStatement[],
-  then: (passed: readonly boolean[]) => readonly SqlStatement[],
+  follow: (passed: readonly boolean[]) => readonly SqlStatement[],
 ) => Promise<boolean[] | null>;
 
 /**
@@ -144,7 +144,7 @@ export class GuardedBatchedWrites<T> {
       if (guards !== null) {
         let passed: boolean[] | null;
         try {
-          passed = await this.eachOrNone(guards, (outcomes) => this.write.then(items.filter((_, i) => outcomes[i])));
+          passed = await this.eachOrNone(guards, (outcomes) => this.write.follow(items.filter((_, i) => outcomes[i])));
         } catch (error) {
           for (const { reject } of batch) reject(error);
           return;

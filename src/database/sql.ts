@@ -422,12 +422,12 @@ export class Sql {
   }
 
   /** MySQL: GuardedBatchedWrites' transaction (EachOrNone); neither retried nor tracked here. */
-  private readonly eachOrNone: EachOrNone = (guards, then) =>
-    this.onWriteConnection(() => this.guardsOnConnection(guards, then));
+  private readonly eachOrNone: EachOrNone = (guards, follow) =>
+    this.onWriteConnection(() => this.guardsOnConnection(guards, follow));
 
   private async guardsOnConnection(
     guards: readonly SqlStatement[],
-    then: (passed: readonly boolean[]) => readonly SqlStatement[],
+    follow: (passed: readonly boolean[]) => readonly SqlStatement[],
   ): Promise<boolean[] | null> {
     const runner = this.dataSource.createQueryRunner();
     try {
@@ -436,7 +436,7 @@ export class Sql {
         await this.onConnection(runner, BATCH_ISOLATION);
         await runner.startTransaction();
         for (const guard of guards) passed.push((await changedBy(runner, guard)) > 0);
-        if (passed.some(Boolean)) for (const statement of then(passed)) await changedBy(runner, statement);
+        if (passed.some(Boolean)) for (const statement of follow(passed)) await changedBy(runner, statement);
       } catch (error) {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         if (isRefusedByServer(error) || isRolledBack(error)) return null;

@@ -81,7 +81,7 @@ export abstract class SpecialEventsRepository {
       // Each update's own conditional UPDATE decides it; an event twice in one turn goes alone.
       guards: (updates) =>
         new Set(updates.map(({ event }) => event.eventId)).size === updates.length ? updates.map(updateGuard) : null,
-      then: (passed) => [
+      follow: (passed) => [
         ...passed.flatMap((update) => this.rowsOf(update)),
         ...this.participants.statementsForAll(passed.map(({ event }) => ({ kind: 'updated', event }))),
       ],

@@ -78,14 +78,19 @@ describe('PATCH: the date and session rows', () => {
     };
     const [a, b, c] = await Promise.all(ids.map(read));
     const all = vi.spyOn(t.app.get(EventWriteParticipants), 'statementsForAll');
-    const missing = { ...a, eventId: validEvent().eventId as string };
+    const missing = Object.assign({}, a, { eventId: validEvent().eventId as string });
     // In one turn: a and c at the version read; b at a version it no longer has; one event that
     // does not exist. c also moves to another date.
     const outcomes = await Promise.all([
-      store.update({ ...a, price: 31, version: a.version + 1 }, a.version, false, a.dates),
-      store.update({ ...b, price: 32, version: b.version + 2 }, b.version + 1, false, b.dates),
-      store.update({ ...missing, version: 2 }, 1, false, missing.dates),
-      store.update({ ...c, price: 33, dates: ['2031-06-02'], version: c.version + 1 }, c.version, false, c.dates),
+      store.update(Object.assign({}, a, { price: 31, version: a.version + 1 }), a.version, false, a.dates),
+      store.update(Object.assign({}, b, { price: 32, version: b.version + 2 }), b.version + 1, false, b.dates),
+      store.update(Object.assign({}, missing, { version: 2 }), 1, false, missing.dates),
+      store.update(
+        Object.assign({}, c, { price: 33, dates: ['2031-06-02'], version: c.version + 1 }),
+        c.version,
+        false,
+        c.dates,
+      ),
     ]);
     expect(outcomes).toEqual([true, false, false, true]);
     const after = await Promise.all(ids.map(read));
