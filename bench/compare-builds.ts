@@ -23,6 +23,9 @@
  *   ratio is the median over its rounds of now ÷ other, each pair seconds apart; the answer is the
  *   geometric mean of the passes' ratios. The p99 ratio is taken the same way.
  *
+ * - `BENCH_COMPARE_DATABASE=mysql`: on MySQL/MariaDB at MYSQL_TEST_URL instead, each build on a
+ *   database of its own, created for the pass and dropped after it.
+ *
  * Prints one line per run to standard error and the table to standard output. Stops everything
  * it started, the worktrees included.
  */
@@ -39,7 +42,13 @@ import { UsageError, wholeNumber } from './measure/options.js';
 import { tableHead } from './report/markdown.js';
 import { EVENT_BODY } from './servers/bodies.js';
 import { cleanUpOnSignals, onCleanup, runCleanup } from './servers/cleanup.js';
-import { sqliteDatabase, VALID_AUTHORIZATION, type BenchDatabase } from './servers/databases.js';
+import {
+  type BenchDatabase,
+  type DatabaseKind,
+  mysqlDatabase,
+  sqliteDatabase,
+  VALID_AUTHORIZATION,
+} from './servers/databases.js';
 import { pinSelf, type Pinning, type ServerProcess } from './servers/process.js';
 import { startServer } from './servers/start.js';
 import { WORKLOADS } from './workloads/index.js';
@@ -47,6 +56,9 @@ import { cyclingPaths, LIST_PATH } from './workloads/special-events.js';
 import type { SeedRecord, Workload } from './workloads/workload.js';
 
 const CONNECTIONS = 50;
+
+/** The database every build runs on: SQLite unless BENCH_COMPARE_DATABASE says mysql. */
+const DATABASE: DatabaseKind = process.env.BENCH_COMPARE_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
 const WARMUP_SEC = 3;
 /**
  * Creates kept for the deletes, per second of a delete run: at least this many, and 1.5 times the
@@ -106,7 +118,7 @@ async function runClassic(build: Build, workload: Classic, seconds: number): Pro
 /** A bench workload on `build`, set up by its own prepare; undefined (and noted) when the build fails it. */
 async function runBench(build: Build, workload: Workload, seconds: number): Promise<Sample | undefined> {
   const subject = {
-    label: 'sqlite' as const,
+    label: DATABASE,
     server: build.server as ServerProcess,
     database: build.database as BenchDatabase,
     seeding: build.seeding,
@@ -319,9 +331,10 @@ async function pass(
     build.ids.length = 0;
     build.kept.length = 0;
     const file = `${build.label.replace(/[^\w.-]+/g, '_')}-${order[0]?.label.replace(/[^\w.-]+/g, '_')}-first`;
-    const database = { ...sqliteDatabase(dir, `${file}.sqlite`), env: { PUBLIC_READ: String(publicRead) } };
+    const created = DATABASE === 'mysql' ? await mysqlDatabase() : sqliteDatabase(dir, `${file}.sqlite`);
+    const database = { ...created, env: { ...created.env, PUBLIC_READ: String(publicRead) } };
     build.database = database;
-    build.server = await startServer({ dir, pinning, entry: join(build.dist, 'main.js') }, 'sqlite', database, file);
+    build.server = await startServer({ dir, pinning, entry: join(build.dist, 'main.js') }, DATABASE, database, file);
     await runClassic(build, 'create', WARMUP_SEC);
   }
   for (let round = 1; round <= rounds; round++) {
@@ -340,6 +353,7 @@ async function pass(
     }
   }
   for (const build of order) await build.server?.stop();
+  for (const build of order) await build.database?.drop();
   const ratios: PassRatios = { rate: new Map(), p99: new Map() };
   for (const build of order) {
     if (build === now) continue;

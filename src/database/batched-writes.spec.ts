@@ -1,6 +1,14 @@
 import { type DataSource, QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
-import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
+import {
+  type AllOrNone,
+  type BatchedWrite,
+  BatchedWrites,
+  type EachOrNone,
+  type GuardedBatchedWrite,
+  GuardedBatchedWrites,
+  type Together,
+} from './batched-writes.js';
 import { Sql } from './sql.js';
 import { WriteHealth } from './write-health.js';
 
@@ -100,12 +108,12 @@ describe('Sql.batched', () => {
     );
     const runner = {
       isTransactionActive: false,
-      connect: () => Promise.resolve(),
+      connect: () => Promise.resolve(runner),
       startTransaction: () => {
         runner.isTransactionActive = true;
         return Promise.resolve();
       },
-      query: (_sql: string, parameters: unknown[]) =>
+      query: (_sql: string, parameters: unknown[] = []) =>
         down ? Promise.reject(unavailable) : Promise.resolve({ affected: parameters.length }),
       commitTransaction: () => {
         runner.isTransactionActive = false;
@@ -130,5 +138,85 @@ describe('Sql.batched', () => {
     down = false;
     await expect(Promise.all(['c', 'd'].map((id) => batched(id)))).resolves.toEqual([true, true]);
     expect(health.failingRecently()).toBe(false);
+  });
+});
+
+/** Guarded writes of ids: a guard passes unless its id is in `refused`; alone, the same answer. */
+function guardedIdWrites(refused: ReadonlySet<string> = new Set()) {
+  const alone: string[] = [];
+  const thenOf: string[][] = [];
+  const write: GuardedBatchedWrite<string> = {
+    alone: (id) => {
+      alone.push(id);
+      return Promise.resolve(!refused.has(id));
+    },
+    guards: (ids) =>
+      new Set(ids).size === ids.length ? ids.map((id) => ({ sql: 'UPDATE IF', parameters: [id] })) : null,
+    follow: (passed) => {
+      thenOf.push([...passed]);
+      return [{ sql: 'ALSO', parameters: passed }];
+    },
+  };
+  return { write, alone, thenOf };
+}
+
+/** An EachOrNone over `refused` ids (or that answers null, or throws), recording each run's guards and statements. */
+function recordingEachOrNone(refused: ReadonlySet<string>, outcome: 'run' | null | Error = 'run') {
+  const runs: { guards: unknown[]; followed: unknown[][] }[] = [];
+  const run: EachOrNone = (guards, follow) => {
+    if (outcome instanceof Error) return Promise.reject(outcome);
+    if (outcome === null) return Promise.resolve(null);
+    const passed = guards.map(({ parameters }) => !refused.has(parameters[0] as string));
+    runs.push({
+      guards: guards.map(({ parameters }) => parameters[0]),
+      followed: follow(passed).map((s) => [...s.parameters]),
+    });
+    return Promise.resolve(passed);
+  };
+  return { run, runs };
+}
+
+describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transaction)', () => {
+  it('each item is answered by its own guard; what follows is written for those that passed only', async () => {
+    const refused = new Set(['stale']);
+    const { write, alone, thenOf } = guardedIdWrites(refused);
+    const { run, runs } = recordingEachOrNone(refused);
+    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    await expect(Promise.all(['a', 'stale', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, false, true]);
+    expect(runs).toEqual([{ guards: ['a', 'stale', 'b'], followed: [['a', 'b']] }]);
+    expect(thenOf).toEqual([['a', 'b']]);
+    expect(alone).toEqual([]);
+  });
+
+  it('a lone item, or an id twice in one turn, goes alone', async () => {
+    const { write, alone } = guardedIdWrites();
+    const { run, runs } = recordingEachOrNone(new Set());
+    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    await expect(writes.add('a')).resolves.toBe(true);
+    await expect(Promise.all(['b', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, true]);
+    expect(runs).toEqual([]);
+    expect(alone).toEqual(['a', 'b', 'b']);
+  });
+
+  it('refused or rolled back whole (null): each item alone, with its own answer', async () => {
+    const refused = new Set(['stale']);
+    const { write, alone } = guardedIdWrites(refused);
+    const { run } = recordingEachOrNone(refused, null);
+    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    await expect(Promise.all(['a', 'stale'].map((id) => writes.add(id)))).resolves.toEqual([true, false]);
+    expect(alone).toEqual(['a', 'stale']);
+  });
+
+  it('fate unknown (a failed COMMIT): every item gets the error, none goes alone', async () => {
+    const { write, alone } = guardedIdWrites();
+    const lost = new Error('Connection lost');
+    const { run } = recordingEachOrNone(new Set(), lost);
+    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: lost },
+      { status: 'rejected', reason: lost },
+    ]);
+    expect(alone).toEqual([]);
   });
 });

@@ -90,3 +90,71 @@ export class BatchedWrites<T> {
     return this.runTogether(together, items.length);
   }
 }
+
+/**
+ * A kind of guarded write that the requests of one turn may share (Sql.batchedGuarded): each item
+ * has a guard of its own (a conditional UPDATE that changes its one row or none) and the database
+ * decides each item by its guard alone, so that one item refused leaves the others to commit; what
+ * follows from the guards that passed goes in the same transaction, in a few statements for all.
+ */
+export interface GuardedBatchedWrite<T> {
+  /** Writes one item on its own: true, or false when its guard changed no row. */
+  readonly alone: (item: T) => Promise<boolean>;
+  /** Each item's guard, in the items' order, or null when they cannot go together (one key twice). */
+  readonly guards: (items: readonly T[]) => readonly SqlStatement[] | null;
+  /** What follows for the items whose guard changed a row (at least one), in the same transaction. */
+  readonly follow: (passed: readonly T[]) => readonly SqlStatement[];
+}
+
+/**
+ * Runs the guards in one transaction, then `follow` of the items whose guard changed a row, and
+ * commits: which guards passed, or null when the server refused a statement or rolled the
+ * transaction back whole (nothing of it kept). Throws when the outcome is unknown.
+ */
+export type EachOrNone = (
+  guards: readonly SqlStatement[],
+  follow: (passed: readonly boolean[]) => readonly SqlStatement[],
+) => Promise<boolean[] | null>;
+
+/**
+ * BatchedWrites for guarded items: the items of one turn go out in one transaction, each answered
+ * by its own guard (false: it changed no row, nothing of that item written). When the server
+ * refuses or rolls back the transaction (a deadlock), each item goes alone; when its fate is
+ * unknown, every item gets the error. Every item is answered within `deadlineMs` (TurnBatcher).
+ */
+export class GuardedBatchedWrites<T> {
+  private readonly batcher: TurnBatcher<T>;
+
+  constructor(
+    private readonly write: GuardedBatchedWrite<T>,
+    private readonly eachOrNone: EachOrNone,
+    deadlineMs: number,
+  ) {
+    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs);
+  }
+
+  add(item: T): Promise<boolean> {
+    return this.batcher.add(item);
+  }
+
+  private async runBatch(batch: readonly Pending<T>[]): Promise<void> {
+    if (batch.length > 1) {
+      const items = batch.map(({ item }) => item);
+      const guards = this.write.guards(items);
+      if (guards !== null) {
+        let passed: boolean[] | null;
+        try {
+          passed = await this.eachOrNone(guards, (outcomes) => this.write.follow(items.filter((_, i) => outcomes[i])));
+        } catch (error) {
+          for (const { reject } of batch) reject(error);
+          return;
+        }
+        if (passed !== null) {
+          for (const [i, { resolve }] of batch.entries()) resolve(passed[i]);
+          return;
+        }
+      }
+    }
+    await Promise.all(batch.map(({ item, resolve, reject }) => this.write.alone(item).then(resolve, reject)));
+  }
+}

@@ -127,3 +127,83 @@ describe('Sql: every write reports to WriteHealth', () => {
     expect(await counts()).toEqual(['a=2', 'b=10', 'c=0']);
   });
 });
+
+/**
+ * MySQL: a pooled connection's session is set to a transaction's isolation level only when it is
+ * not there already, and set back to the server's default before a write that asks for none: a
+ * fake pool of one connection that records what it is sent and at which level each write ran.
+ */
+describe('Sql on MySQL: the isolation level set once per session, not per transaction', () => {
+  function onePooledConnection() {
+    const session = { level: 'REPEATABLE READ' };
+    const sent: string[] = [];
+    const ranAt: string[] = [];
+    const createQueryRunner = () => {
+      let inTransaction = false;
+      const runner = {
+        isTransactionActive: false,
+        connect: () => Promise.resolve(session),
+        startTransaction: (isolation?: string) => {
+          sent.push(isolation === undefined ? 'START TRANSACTION' : `SET TRANSACTION ${isolation}`);
+          inTransaction = runner.isTransactionActive = true;
+          return Promise.resolve();
+        },
+        query: (sql: string) => {
+          sent.push(sql);
+          if (sql.startsWith('SHOW GLOBAL VARIABLES')) return Promise.resolve([{ Value: 'REPEATABLE-READ' }]);
+          const set = /^SET SESSION TRANSACTION ISOLATION LEVEL (.+)$/.exec(sql);
+          if (set) session.level = set[1];
+          else ranAt.push(`${sql} ${inTransaction ? 'in transaction' : 'alone'} at ${session.level}`);
+          return Promise.resolve({ affected: 1 });
+        },
+        commitTransaction: () => {
+          sent.push('COMMIT');
+          inTransaction = runner.isTransactionActive = false;
+          return Promise.resolve();
+        },
+        rollbackTransaction: () => Promise.resolve(),
+        release: () => Promise.resolve(),
+      };
+      return runner;
+    };
+    const dataSource = { options: { type: 'mysql' }, createQueryRunner } as unknown as DataSource;
+    return { sql: new Sql(dataSource, new WriteHealth()), sent, ranAt };
+  }
+
+  it('READ COMMITTED transactions in a row set the session once; a default write sets it back first', async () => {
+    const { sql, sent, ranAt } = onePooledConnection();
+    const committed = { isolation: 'READ COMMITTED' } as const;
+    await sql.transaction([{ sql: 'W1', parameters: [] }], committed);
+    await sql.transactionIf({ sql: 'W2', parameters: [] }, [], committed);
+    await sql.transaction([{ sql: 'W3', parameters: [] }]);
+    await sql.execute('W4');
+    await sql.transaction([{ sql: 'W5', parameters: [] }], committed);
+    expect(ranAt).toEqual([
+      'W1 in transaction at READ COMMITTED',
+      'W2 in transaction at READ COMMITTED',
+      'W3 in transaction at REPEATABLE READ',
+      'W4 alone at REPEATABLE READ',
+      'W5 in transaction at READ COMMITTED',
+    ]);
+    // No SET TRANSACTION per transaction; a SET SESSION only where the level changes.
+    expect(sent).toEqual([
+      'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
+      'START TRANSACTION',
+      'W1',
+      'COMMIT',
+      'START TRANSACTION',
+      'W2',
+      'COMMIT',
+      "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('transaction_isolation', 'tx_isolation')",
+      'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ',
+      'START TRANSACTION',
+      'W3',
+      'COMMIT',
+      'W4',
+      'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
+      'START TRANSACTION',
+      'W5',
+      'COMMIT',
+    ]);
+  });
+});

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { type AllOrNone, type BatchedWrite, BatchedWrites, type Together } from './batched-writes.js';
+import {
+  type AllOrNone,
+  type BatchedWrite,
+  BatchedWrites,
+  type EachOrNone,
+  type GuardedBatchedWrite,
+  GuardedBatchedWrites,
+  type Together,
+} from './batched-writes.js';
 import { isRefusedByServer, isRolledBack } from './database-errors.js';
 import { type GuardedOutcome, refused, refusedAsOutcome } from './guarded-outcome.js';
 import { DEFAULT_POOL } from './database-options.js';
@@ -76,6 +84,19 @@ export interface SqlOptions {
  */
 const BATCH_ISOLATION = 'READ COMMITTED';
 
+/** The isolation levels a session may be at (MySQL/MariaDB spell them with '-' in variables). */
+const ISOLATION_LEVELS = ['READ UNCOMMITTED', 'READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE'];
+
+/** A session whose level is not known (a SET that failed): the next user sets it again. */
+const UNKNOWN_LEVEL = 'unknown';
+
+/**
+ * MySQL: the isolation level of each pooled connection (mysql2's connection object) whose session
+ * Sql set to another than the server's default (absent: the default), whichever Sql set it. See
+ * Sql's `onConnection`.
+ */
+const sessionLevels = new WeakMap<object, string>();
+
 /**
  * The one way to the database: plain SQL with `?` placeholders, the same text on SQLite and MySQL,
  * for every module's reads, writes and transactions.
@@ -94,6 +115,8 @@ export class Sql {
 
   private readonly batchDeadlineMs: number;
   private readonly writeSlots?: WriteSlots;
+  /** MySQL: the server's default isolation level, read once when a session goes back to it. */
+  private defaultLevel?: Promise<string>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -239,6 +262,19 @@ export class Sql {
   }
 
   /**
+   * Guarded writes that the requests of one turn may share (GuardedBatchedWrite): returns the
+   * function that writes one item, resolving with whether its guard changed a row, once durable.
+   * On MySQL the items of a turn go out in one transaction, each decided by its own guard
+   * (GuardedBatchedWrites); on SQLite each goes `alone` at once (the group commit shares one
+   * transaction among them already). Every item reports to WriteHealth.
+   */
+  batchedGuarded<T>(write: GuardedBatchedWrite<T>): (item: T) => Promise<boolean> {
+    if (!this.isMysql) return write.alone;
+    const writes = new GuardedBatchedWrites(write, this.eachOrNone, this.batchDeadlineMs);
+    return (item) => this.writeHealth.track(writes.add(item));
+  }
+
+  /**
    * Readiness: recent writes did not fail for want of a database (WriteHealth), and the database
    * answers within READY_TIMEOUT_MS. On SQLite its write lock must be free too (in WAL mode
    * `SELECT 1` succeeds while another process holds it). On MySQL/MariaDB Galera's own verdict
@@ -311,6 +347,7 @@ export class Sql {
   private async executeOnConnection(statement: SqlStatement): Promise<number> {
     const runner = this.dataSource.createQueryRunner();
     try {
+      await this.onConnection(runner);
       return await changedBy(runner, statement);
     } finally {
       await runner.release();
@@ -328,8 +365,8 @@ export class Sql {
   ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      await runner.startTransaction(options.isolation);
+      await this.onConnection(runner, options.isolation);
+      await runner.startTransaction();
       let result: T;
       try {
         result = await work(runner);
@@ -364,8 +401,8 @@ export class Sql {
     const runner = this.dataSource.createQueryRunner();
     try {
       try {
-        await runner.connect();
-        await runner.startTransaction(BATCH_ISOLATION);
+        await this.onConnection(runner, BATCH_ISOLATION);
+        await runner.startTransaction();
         if ((await changedBy(runner, first)) !== rows) {
           await runner.rollbackTransaction();
           return false;
@@ -382,6 +419,76 @@ export class Sql {
     } finally {
       await runner.release();
     }
+  }
+
+  /** MySQL: GuardedBatchedWrites' transaction (EachOrNone); neither retried nor tracked here. */
+  private readonly eachOrNone: EachOrNone = (guards, follow) =>
+    this.onWriteConnection(() => this.guardsOnConnection(guards, follow));
+
+  private async guardsOnConnection(
+    guards: readonly SqlStatement[],
+    follow: (passed: readonly boolean[]) => readonly SqlStatement[],
+  ): Promise<boolean[] | null> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const passed: boolean[] = [];
+      try {
+        await this.onConnection(runner, BATCH_ISOLATION);
+        await runner.startTransaction();
+        for (const guard of guards) passed.push((await changedBy(runner, guard)) > 0);
+        if (passed.some(Boolean)) for (const statement of follow(passed)) await changedBy(runner, statement);
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        if (isRefusedByServer(error) || isRolledBack(error)) return null;
+        throw error;
+      }
+      // A COMMIT that fails may or may not have happened: its error stands.
+      await runner.commitTransaction();
+      return passed;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * MySQL: connects the runner to a pooled connection whose session is at `isolation` (absent:
+   * the server's default), so that a transaction's START TRANSACTION needs no `SET TRANSACTION
+   * ISOLATION LEVEL` of its own, a round trip per transaction. The level is set on the session
+   * when it is not already there (`SET SESSION …`, once per connection while the writes it serves
+   * ask for one level), and each pooled connection's level is remembered. Every write through
+   * Sql asks for its level this way: READ COMMITTED for the special events' writes, the default
+   * for every other transaction and single statement, as when each set its own. Reads (`select`,
+   * one plain SELECT each, autocommit) and writeReturningInsertId's upsert of one row take
+   * whichever connection the pool gives: a single statement's rows and outcome are the same at
+   * either level.
+   */
+  private async onConnection(runner: QueryRunner, isolation?: 'READ COMMITTED'): Promise<void> {
+    const connection = (await runner.connect()) as object;
+    const at = sessionLevels.get(connection);
+    if (at === isolation) return;
+    sessionLevels.set(connection, UNKNOWN_LEVEL);
+    const level = isolation ?? (await this.serverDefaultLevel(runner));
+    await runner.query(`SET SESSION TRANSACTION ISOLATION LEVEL ${level}`);
+    if (isolation === undefined) sessionLevels.delete(connection);
+    else sessionLevels.set(connection, isolation);
+  }
+
+  /** MySQL: the server's default isolation level (`transaction_isolation`, `tx_isolation` before MariaDB 11.1). */
+  private serverDefaultLevel(runner: QueryRunner): Promise<string> {
+    this.defaultLevel ??= (async () => {
+      const rows = (await runner.query(
+        "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('transaction_isolation', 'tx_isolation')",
+      )) as { Value: string }[];
+      const level = rows[0]?.Value.replace('-', ' ').toUpperCase();
+      if (level === undefined || !ISOLATION_LEVELS.includes(level)) {
+        throw new Error(`unknown default isolation level: ${rows[0]?.Value}`);
+      }
+      return level;
+    })().catch((error: unknown) => {
+      this.defaultLevel = undefined;
+      throw error;
+    });
+    return this.defaultLevel;
   }
 
   /** MySQL: runs `write` again while a deadlock or a Galera conflict rolled it back whole. */

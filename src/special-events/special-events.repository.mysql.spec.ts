@@ -66,19 +66,27 @@ function fakeDatabase(stored = new Set<string>(), options: FakeOptions = {}) {
     const late = options.storeThenFailWith?.(ids);
     return late ? Promise.reject(late) : Promise.resolve({ affected: ids.length });
   };
+  // One pooled connection; its session's isolation level is what SET SESSION made it.
+  const connection = { level: 'REPEATABLE READ', levelsSet: 0 };
   const createQueryRunner = () => {
     let staged: string[] = [];
     let level = '';
     const runner = {
       isTransactionActive: false,
-      connect: () => Promise.resolve(),
-      startTransaction: (isolation: string) => {
-        level = isolation;
-        log.push(`begin ${isolation}`);
+      connect: () => Promise.resolve(connection),
+      startTransaction: (isolation?: string) => {
+        level = isolation ?? connection.level;
+        log.push(`begin ${level}`);
         runner.isTransactionActive = true;
         return Promise.resolve();
       },
       query: (sql: string, parameters: string[]) => {
+        const set = /^SET SESSION TRANSACTION ISOLATION LEVEL (.+)$/.exec(sql);
+        if (set) {
+          connection.level = set[1];
+          connection.levelsSet++;
+          return Promise.resolve({ affected: 0 });
+        }
         if (sql.startsWith('INSERT INTO special_events ')) {
           return insert(parameters.filter((_, i) => i % VALUES_PER_EVENT === 0));
         }
@@ -127,7 +135,7 @@ function fakeDatabase(stored = new Set<string>(), options: FakeOptions = {}) {
     return runner;
   };
   const dataSource = { options: { type: 'mysql' }, createQueryRunner };
-  return { dataSource: dataSource as unknown as DataSource, calls, stored, log };
+  return { dataSource: dataSource as unknown as DataSource, calls, stored, log, connection };
 }
 
 /** The repository on Sql over the fake database; a batch's callers wait at most `deadlineMs`. */
@@ -249,7 +257,7 @@ describe('MysqlSpecialEventsRepository', () => {
   });
 
   it('when one id does not exist, the batch is rolled back and each delete answers on its own', async () => {
-    const { dataSource, stored, log } = fakeDatabase(new Set(['a', 'b']));
+    const { dataSource, stored, log, connection } = fakeDatabase(new Set(['a', 'b']));
     const store = repositoryOn(dataSource);
     await expect(Promise.all(['a', 'missing', 'b'].map((id) => store.delete(id)))).resolves.toEqual([
       true,
@@ -278,6 +286,8 @@ describe('MysqlSpecialEventsRepository', () => {
       'release',
     ]);
     expect([...stored]).toEqual([]);
+    // The connection's session was set to READ COMMITTED once, for the four transactions.
+    expect(connection.levelsSet).toBe(1);
   });
 
   it('the same id twice in one go: no batch, exactly one of the two deletes it', async () => {

@@ -62,6 +62,7 @@ export {
 export abstract class SpecialEventsRepository {
   private readonly inserts: (event: SpecialEvent) => Promise<boolean>;
   private readonly deletes: (eventId: string) => Promise<boolean>;
+  private readonly updates: (update: EventUpdate) => Promise<boolean>;
 
   constructor(
     protected readonly sql: Sql,
@@ -74,6 +75,16 @@ export abstract class SpecialEventsRepository {
     this.deletes = sql.batched<string>({
       alone: (eventId) => this.deleteAlone(eventId),
       together: (ids) => (new Set(ids).size === ids.length ? { statements: this.deleteStatements(ids) } : null),
+    });
+    this.updates = sql.batchedGuarded<EventUpdate>({
+      alone: (update) => this.updateAlone(update),
+      // Each update's own conditional UPDATE decides it; an event twice in one turn goes alone.
+      guards: (updates) =>
+        new Set(updates.map(({ event }) => event.eventId)).size === updates.length ? updates.map(updateGuard) : null,
+      follow: (passed) => [
+        ...passed.flatMap((update) => this.rowsOf(update)),
+        ...this.participants.statementsForAll(passed.map(({ event }) => ({ kind: 'updated', event }))),
+      ],
     });
   }
 
@@ -117,21 +128,30 @@ export abstract class SpecialEventsRepository {
    * requires that version, and every write of an event writes its rows in the same transaction,
    * so when it passes the rows are already those dates'. Without it, they are rewritten.
    */
-  async update(
+  update(
     event: SpecialEvent,
     expectedVersion: number,
     soldUnchanged = false,
     datesRead?: readonly string[],
   ): Promise<boolean> {
-    const guard = { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
+    // On MySQL the updates of one turn share one transaction and one commit (Sql.batchedGuarded).
+    return this.updates({ event, expectedVersion, soldUnchanged, datesRead });
+  }
+
+  /** One update in a transaction of its own: its guard, its rows, the participants'. */
+  private async updateAlone(update: EventUpdate): Promise<boolean> {
+    const then = [...this.rowsOf(update), ...this.participants.statementsFor({ kind: 'updated', event: update.event })];
+    return (await this.sql.transactionIf(updateGuard(update), then, READ_COMMITTED)) !== null;
+  }
+
+  /** The update's date and session rows, when it changes the ISO dates or the sessions (update). */
+  private rowsOf({ event, datesRead }: EventUpdate): SqlStatement[] {
     const same = (itemsOf: (dates: readonly string[]) => readonly string[]): boolean =>
       datesRead !== undefined && (datesRead === event.dates || sameItems(itemsOf(datesRead), itemsOf(event.dates)));
-    const then = [
+    return [
       ...(same(indexedDates) ? [] : this.keepDates(event)),
       ...(same(sessionItems) ? [] : keepSessionRows(event, this.sql.isMysql)),
-      ...this.participants.statementsFor({ kind: 'updated', event }),
     ];
-    return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
   }
 
   /**
@@ -228,6 +248,19 @@ export abstract class SpecialEventsRepository {
     ];
     return (await this.sql.transactionIf(guard, then, READ_COMMITTED)) !== null;
   }
+}
+
+/** One update's arguments (SpecialEventsRepository.update). */
+interface EventUpdate {
+  readonly event: SpecialEvent;
+  readonly expectedVersion: number;
+  readonly soldUnchanged: boolean;
+  readonly datesRead?: readonly string[];
+}
+
+/** The update's conditional UPDATE: it changes the event's row only while the conditions hold. */
+function updateGuard({ event, expectedVersion, soldUnchanged }: EventUpdate): SqlStatement {
+  return { sql: UPDATE_SQL, parameters: updateParameters(event, expectedVersion, soldUnchanged) };
 }
 
 /** Whether `a` and `b` hold the same items, in any order (each holds an item once). */
