@@ -141,9 +141,8 @@ describe(`calendar feeds of ${EVENTS} events × 5,000 characters × 3 dates (${T
     // feeds. A feed that holds the loop while it builds leaves a gap as long as its build (most
     // of the three feeds' time: seconds, when the feeds were built in one go); a slice of the work
     // is a small part of it on a machine of any speed or load. A third, not a fifth: on MySQL on a
-    // loaded CI machine one wait read 352 ms of 1,691 (the driver parsing a page of 5,000-character
-    // rows, a collector's pause). The bound on a slice in milliseconds is the bench's
-    // (calendar-feed).
+    // loaded CI machine one wait read 352 ms of 1,691 (what held it was not examined). The bound
+    // on a slice in milliseconds is the bench's (calendar-feed).
     expect(during).toBeGreaterThan(10);
     expect(gap).toBeLessThan((to - from) / 3);
   }, 600_000);
