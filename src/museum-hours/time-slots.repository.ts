@@ -3,7 +3,6 @@ import { Capacity } from '../capacity/capacity.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
 import { type DayHours, isoWeekday, TIME_PATTERN } from './museum-days.js';
-import { takePlaceCondition } from '../capacity/capacity-pool.js';
 import { capacityOf, SLOTTED_DAY_ADMISSIONS, slotsOf } from './museum-hours.repository.js';
 
 /** A date's hours as a slotted sale reads them, with the day's and one slot's tickets sold. */
@@ -101,23 +100,43 @@ export function takeSlotParameters(date: string, time: string): unknown[] {
 const slottedDayParameters = (date: string): unknown[] => [date, date, isoWeekday(date)];
 
 /**
- * MySQL/MariaDB: the day's place and the slot's in one multi-table UPDATE, under both statements'
- * conditions (SLOTTED_DAY_ADMISSIONS' and SLOT_HAS_ROOM): one round trip instead of two, so a
- * slotted sale is START, this, the ticket's INSERT, COMMIT, as a sale of a day without slots.
- * It changes both rows or neither (a missing row, like a refused bound, joins nothing).
- * STRAIGHT_JOIN reads, and so locks, the date's row before the slot's, the order of every other
- * transaction writing both. Parameters: takeDayAndSlotParameters.
+ * Whether the hours of `alias` (the exception `e` or the weekday `w` joined to the date's row `a`
+ * and the slot's `s`) admit one more ticket at the time `?` (its minutes, three times): the day
+ * under its capacity, the time a start of the grid, the slot under its slot capacity.
+ */
+const joinedHoursAdmit = (alias: 'e' | 'w'): string =>
+  `(${alias}.capacity IS NULL OR a.sold < ${alias}.capacity) ` +
+  `AND ? >= ${minutesOf(`${alias}.time_open`)} AND ? < ${minutesOf(`${alias}.time_close`)} ` +
+  `AND (? - ${minutesOf(`${alias}.time_open`)}) % ${alias}.slot_minutes = 0 AND s.sold < ${alias}.slot_capacity`;
+
+/**
+ * MySQL/MariaDB: the day's place and the slot's in one multi-table UPDATE, under the conditions
+ * of SLOTTED_DAY_ADMISSIONS' UPDATE and TAKE_SLOT_SQL together (the date open by its exception,
+ * else by its weekday when it has no exception; the day under that capacity; the time a start of
+ * that grid; the slot under that slot capacity): one round trip instead of two, so a slotted sale
+ * is START, this, the ticket's INSERT, COMMIT, as a sale of a day without slots. It changes both
+ * rows or neither (a missing row, like a refused bound, joins nothing).
+ *
+ * The hours are joined (LEFT JOIN on their keys) rather than asked in subqueries: a multi-table
+ * UPDATE reads, and so locks, rows looked up by key while it is planned, before it plans its
+ * subqueries, so the six EXISTS of the two statements were planned and run while the date's row,
+ * which every sale of the date waits for, was held (the sale's rate on MySQL is that row's rate).
+ * Joined, the whole WHERE is plain comparisons of four rows read by key. STRAIGHT_JOIN reads,
+ * and so locks, the date's row before the slot's and the hours', the order of every other
+ * transaction writing them (a change of the date's exception writes the date's row first).
+ * Parameters: takeDayAndSlotParameters.
  */
 export const TAKE_DAY_AND_SLOT_SQL =
-  'UPDATE museum_general_admissions STRAIGHT_JOIN museum_slot_admissions ' +
-  'ON museum_slot_admissions.day = museum_general_admissions.day AND museum_slot_admissions.slot_time = ? ' +
-  'SET museum_general_admissions.sold = museum_general_admissions.sold + 1, ' +
-  'museum_slot_admissions.sold = museum_slot_admissions.sold + 1 ' +
-  `WHERE museum_general_admissions.day = ? AND ${takePlaceCondition(SLOTTED_DAY_ADMISSIONS)} AND ${SLOT_HAS_ROOM}`;
+  'UPDATE museum_general_admissions a STRAIGHT_JOIN museum_slot_admissions s ON s.day = a.day AND s.slot_time = ? ' +
+  'LEFT JOIN museum_hours_exceptions e ON e.day = a.day LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
+  'SET a.sold = a.sold + 1, s.sold = s.sold + 1 ' +
+  `WHERE a.day = ? AND ((e.day IS NOT NULL AND e.closed = 0 AND ${joinedHoursAdmit('e')}) ` +
+  `OR (e.day IS NULL AND w.weekday IS NOT NULL AND ${joinedHoursAdmit('w')}))`;
 
 /** The parameters of TAKE_DAY_AND_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`. */
 export function takeDayAndSlotParameters(date: string, time: string): unknown[] {
-  return [time, date, ...slottedDayParameters(date), ...takeSlotConditionParameters(date, time)];
+  const minutes = minutesOfTime(time);
+  return [time, isoWeekday(date), date, minutes, minutes, minutes, minutes, minutes, minutes];
 }
 
 export const SLOTS_SOLD_SQL = 'SELECT slot_time, sold FROM museum_slot_admissions WHERE day = ?';
