@@ -20,6 +20,10 @@ export const WORKLOAD_ANCHORS: Readonly<Record<string, string>> = {
   'list-anonymous-304': 'b447762',
   'list-anonymous-flood': '1580850',
   'list-anonymous-miss': '76d436f',
+  'buy-general-slotted': '5c7d5b9',
+  'buy-general-category': '752372b',
+  'buy-order-4': 'c536760',
+  'search-tickets-page': '8f37f88',
 };
 
 /** The anchor of `workload`. */

@@ -15,7 +15,8 @@
  *   DELETE of ids the creates answered, 204; GET of one of 100 created events; a first list page of
  *   20 in a date range, as `npm run bench` asks for it), sent over HTTP so that any build takes
  *   them; or any workload of `npm run bench` that the service runs (bench/workloads/), set up by
- *   its own `prepare`. A build that does not answer a workload as it expects (a route it does not
+ *   its own `prepare`, or that it measures only in an alternation (`search-tickets-page`,
+ *   `buy-general-slotted`): that alternation's variant side, set up by its `open`. A build that does not answer a workload as it expects (a route it does not
  *   have yet) shows n/a for it.
  * - Each round runs each workload for `seconds` on each build in turn, with autocannon in this
  *   process (50 connections, pinned to core 0). One pass per build, each pass starting a different
@@ -51,9 +52,9 @@ import {
 } from './servers/databases.js';
 import { pinSelf, type Pinning, type ServerProcess } from './servers/process.js';
 import { startServer } from './servers/start.js';
-import { WORKLOADS } from './workloads/index.js';
+import { ALTERNATIONS, WORKLOADS } from './workloads/index.js';
 import { cyclingPaths, LIST_PATH } from './workloads/special-events.js';
-import type { SeedRecord, Workload } from './workloads/workload.js';
+import type { Alternation, RunSetup, SeedRecord, Subject, Workload } from './workloads/workload.js';
 
 const CONNECTIONS = 50;
 
@@ -75,7 +76,15 @@ const isClassic = (name: string): name is Classic => (CLASSIC as readonly string
 const BENCH = new Map<string, Workload>(
   WORKLOADS.filter((workload) => workload.servers.includes('service')).map((workload) => [workload.name, workload]),
 );
-const KNOWN = [...new Set([...CLASSIC, ...BENCH.keys()])];
+/**
+ * The workloads `npm run bench` measures only in an alternation (`servers: []`, such as
+ * `search-tickets-page` or `buy-general-slotted`), by name: here their alternation's variant side,
+ * set up by the alternation's `open` on each build, is run as a workload of its own.
+ */
+const VARIANTS = new Map<string, Alternation>(
+  ALTERNATIONS.filter(({ when }) => !BENCH.has(when.name)).map((alternation) => [alternation.when.name, alternation]),
+);
+const KNOWN = [...new Set([...CLASSIC, ...BENCH.keys(), ...VARIANTS.keys()])];
 
 interface Build {
   /** How the table names it: `now`, the revision as given, or `anchor <short>`. */
@@ -115,28 +124,43 @@ async function runClassic(build: Build, workload: Classic, seconds: number): Pro
   return { rate: result.requests.average, p99: percentile(latencies, 0.99) };
 }
 
-/** A bench workload on `build`, set up by its own prepare; undefined (and noted) when the build fails it. */
-async function runBench(build: Build, workload: Workload, seconds: number): Promise<Sample | undefined> {
-  const subject = {
+/**
+ * A bench workload on `build`, set up by its own prepare (or, for an alternation's variant, by the
+ * alternation's `open` and its side's prepare); undefined (and noted) when the build fails it.
+ */
+async function runBench(build: Build, name: string, seconds: number): Promise<Sample | undefined> {
+  const subject: Subject = {
     label: DATABASE,
     server: build.server as ServerProcess,
     database: build.database as BenchDatabase,
     seeding: build.seeding,
   };
-  const fastest = Math.max(0, ...(build.rates.get(workload.name) ?? []));
+  const fastest = Math.max(0, ...(build.rates.get(name) ?? []));
   const plan = {
     durationSec: seconds,
     connections: CONNECTIONS,
     ...(fastest > 0 ? { fastestReqPerSec: fastest } : {}),
   };
+  let close: (() => Promise<void>) | undefined;
   try {
-    const setup = (await workload.prepare?.(subject, plan)) ?? {};
+    let workload = BENCH.get(name);
+    let setup: RunSetup;
+    if (workload !== undefined) {
+      setup = (await workload.prepare?.(subject, plan)) ?? {};
+    } else {
+      const sides = await (VARIANTS.get(name) as Alternation).open(subject);
+      close = sides.close;
+      workload = sides.variant.workload;
+      setup = (await sides.variant.prepare?.()) ?? {};
+    }
     const { outcome, problems } = await runLoad(subject, workload, setup, { ...plan, warmup: false });
     if (problems.length === 0) return { rate: outcome.reqPerSec, p99: outcome.p99Ms };
-    build.missing.set(workload.name, problems[0] as string);
+    build.missing.set(name, problems[0] as string);
   } catch (error) {
     // A route this build does not have yet, say: its prepare's first request fails.
-    build.missing.set(workload.name, (error instanceof Error ? error.message : String(error)).split('\n')[0] as string);
+    build.missing.set(name, (error instanceof Error ? error.message : String(error)).split('\n')[0] as string);
+  } finally {
+    await close?.();
   }
   return undefined;
 }
@@ -326,7 +350,9 @@ async function pass(
   const name = `${order[0]?.label} first`;
   const samples = new Map<Build, Map<string, (Sample | undefined)[]>>(order.map((build) => [build, new Map()]));
   // Anonymous bench workloads need public reads on; otherwise every build runs as a user runs it by default.
-  const publicRead = workloads.some((workload) => BENCH.get(workload)?.anonymous === true && !isClassic(workload));
+  const publicRead = workloads.some(
+    (workload) => (BENCH.get(workload) ?? VARIANTS.get(workload)?.when)?.anonymous === true && !isClassic(workload),
+  );
   for (const build of order) {
     build.ids.length = 0;
     build.kept.length = 0;
@@ -385,7 +411,7 @@ async function runOne(
   seconds: number,
 ): Promise<Sample | undefined> {
   if (!build.runs.has(workload) || build.missing.has(workload)) return undefined;
-  if (!isClassic(workload)) return runBench(build, BENCH.get(workload) as Workload, seconds);
+  if (!isClassic(workload)) return runBench(build, workload, seconds);
   const fastestDelete = Math.max(0, ...order.flatMap((each) => each.rates.get('delete') ?? []));
   const idsNeeded = seconds * Math.max(IDS_PER_DELETE_SECOND, IDS_RATE_MARGIN * fastestDelete);
   while (workload === 'delete' && build.ids.length < idsNeeded) await runClassic(build, 'create', WARMUP_SEC);

@@ -394,60 +394,54 @@ export class Sql {
         throw error;
       }
     }
-    return this.onWriteConnection(() => this.batchOnConnection(first, rest, rows));
-  };
-
-  private async batchOnConnection(first: SqlStatement, rest: readonly SqlStatement[], rows: number): Promise<boolean> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      try {
-        await this.onConnection(runner, BATCH_ISOLATION);
-        await runner.startTransaction();
-        if ((await changedBy(runner, first)) !== rows) {
-          await runner.rollbackTransaction();
-          return false;
-        }
-        for (const statement of rest) await changedBy(runner, statement);
-      } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        if (isRefusedByServer(error) || isRolledBack(error)) return false;
-        throw error;
-      }
-      // A COMMIT that fails may or may not have happened: its error stands.
-      await runner.commitTransaction();
+    const committed = await this.batchTransaction(async (runner) => {
+      if ((await changedBy(runner, first)) !== rows) return null;
+      for (const statement of rest) await changedBy(runner, statement);
       return true;
-    } finally {
-      await runner.release();
-    }
-  }
+    });
+    return committed ?? false;
+  };
 
   /** MySQL: GuardedBatchedWrites' transaction (EachOrNone); neither retried nor tracked here. */
   private readonly eachOrNone: EachOrNone = (guards, follow) =>
-    this.onWriteConnection(() => this.guardsOnConnection(guards, follow));
-
-  private async guardsOnConnection(
-    guards: readonly SqlStatement[],
-    follow: (passed: readonly boolean[]) => readonly SqlStatement[],
-  ): Promise<boolean[] | null> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
+    this.batchTransaction(async (runner) => {
       const passed: boolean[] = [];
-      try {
-        await this.onConnection(runner, BATCH_ISOLATION);
-        await runner.startTransaction();
-        for (const guard of guards) passed.push((await changedBy(runner, guard)) > 0);
-        if (passed.some(Boolean)) for (const statement of follow(passed)) await changedBy(runner, statement);
-      } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        if (isRefusedByServer(error) || isRolledBack(error)) return null;
-        throw error;
-      }
-      // A COMMIT that fails may or may not have happened: its error stands.
-      await runner.commitTransaction();
+      for (const guard of guards) passed.push((await changedBy(runner, guard)) > 0);
+      if (passed.some(Boolean)) for (const statement of follow(passed)) await changedBy(runner, statement);
       return passed;
-    } finally {
-      await runner.release();
-    }
+    });
+
+  /**
+   * MySQL: the transaction of a batch (AllOrNone, EachOrNone), at BATCH_ISOLATION, on a connection
+   * of its own holding a write slot: what `work` returns once committed; null, nothing kept, when
+   * `work` returns null (then it is rolled back) or the server refused a statement or rolled the
+   * transaction back whole (a deadlock, a Galera certification conflict). Throws when the outcome
+   * is unknown: a failed COMMIT may or may not have happened, so its error stands.
+   */
+  private batchTransaction<T>(work: (runner: QueryRunner) => Promise<T | null>): Promise<T | null> {
+    return this.onWriteConnection(async () => {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        let result: T | null;
+        try {
+          await this.onConnection(runner, BATCH_ISOLATION);
+          await runner.startTransaction();
+          result = await work(runner);
+          if (result === null) {
+            await runner.rollbackTransaction();
+            return null;
+          }
+        } catch (error) {
+          if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+          if (isRefusedByServer(error) || isRolledBack(error)) return null;
+          throw error;
+        }
+        await runner.commitTransaction();
+        return result;
+      } finally {
+        await runner.release();
+      }
+    });
   }
 
   /**
