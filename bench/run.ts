@@ -260,7 +260,8 @@ async function benchmark(setup: Omit<Context, 'entry'>): Promise<void> {
   say('# Building the service (tsc -p tsconfig.build.json into .test-build)');
   const context: Context = { ...setup, entry: buildService() };
   say('\n# Start-to-ready (SQLite)');
-  context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
+  if (process.env.BENCH_SKIP_STARTUP === undefined)
+    context.report.startup = await measureStartup(context.entry, context.dir, context.pinning);
   const mysql = await mysqlForRun(context);
   try {
     await runRegular(context, mysql);

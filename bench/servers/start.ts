@@ -71,7 +71,13 @@ export async function startServer(
   const url = database?.url ?? '';
   const server = await ServerProcess.start({
     name,
-    nodeArgs: role === 'service' ? [context.entry] : ['--import', 'tsx', join(ROOT, 'bench', 'servers', SCRIPTS[role])],
+    nodeArgs:
+      role === 'service'
+        ? [
+            ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+            process.env.BENCH_SERVICE_ENTRY || context.entry,
+          ]
+        : ['--import', 'tsx', join(ROOT, 'bench', 'servers', SCRIPTS[role])],
     env:
       role === 'service'
         ? serviceEnv(url, database?.env)
