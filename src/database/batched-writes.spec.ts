@@ -5,10 +5,12 @@ import {
   type BatchedWrite,
   BatchedWrites,
   type EachOrNone,
+  GUARDED_BATCHES_IN_FLIGHT,
   type GuardedBatchedWrite,
   GuardedBatchedWrites,
   type Together,
 } from './batched-writes.js';
+import { WriteDeadlineError } from './database-errors.js';
 import { Sql } from './sql.js';
 import { WriteHealth } from './write-health.js';
 
@@ -218,5 +220,88 @@ describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transac
       { status: 'rejected', reason: lost },
     ]);
     expect(alone).toEqual([]);
+  });
+});
+
+/** An EachOrNone whose runs end when the test says so (`end(i)`, or never), each guard passing. */
+function heldEachOrNone() {
+  const runs: unknown[][] = [];
+  const ends: (() => void)[] = [];
+  const run: EachOrNone = (guards) => {
+    runs.push(guards.map(({ parameters }) => parameters[0]));
+    return new Promise((resolve) => ends.push(() => resolve(guards.map(() => true))));
+  };
+  return { run, runs, end: (i: number) => ends[i]() };
+}
+
+/** Lets the event loop run a few turns (the batcher flushes on setImmediate). */
+async function turns(count = 3): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('GuardedBatchedWrites: the items arriving while batches are in flight (group commit)', () => {
+  it('wait while GUARDED_BATCHES_IN_FLIGHT batches run, then go out together in one', async () => {
+    expect(GUARDED_BATCHES_IN_FLIGHT).toBe(2);
+    const { write, alone } = guardedIdWrites();
+    const { run, runs, end } = heldEachOrNone();
+    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const first = Promise.all(['a', 'b'].map((id) => writes.add(id)));
+    await turns();
+    const second = Promise.all(['c', 'd'].map((id) => writes.add(id)));
+    await turns();
+    // Two in flight: these arrive in different turns and wait.
+    const waiting = [writes.add('e')];
+    await turns();
+    waiting.push(writes.add('f'));
+    await turns();
+    waiting.push(writes.add('g'));
+    await turns();
+    expect(runs).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    end(0);
+    await expect(first).resolves.toEqual([true, true]);
+    await turns();
+    // The three of three turns, in one batch.
+    expect(runs).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e', 'f', 'g'],
+    ]);
+    end(1);
+    end(2);
+    await expect(second).resolves.toEqual([true, true]);
+    await expect(Promise.all(waiting)).resolves.toEqual([true, true, true]);
+    expect(alone).toEqual([]);
+  });
+
+  it('a batch that never ends holds the others up to its deadline; a wait counts against the deadline', async () => {
+    const { write } = guardedIdWrites();
+    const { run, runs } = heldEachOrNone();
+    const deadlineMs = 100;
+    const writes = new GuardedBatchedWrites(write, run, deadlineMs, 1);
+    const hung = Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const started = Date.now();
+    // Waits behind the batch that never answers, then runs once that batch's deadline gives up its place.
+    const behind = Promise.allSettled(['c', 'd'].map((id) => writes.add(id)));
+    const outcomes = await hung;
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && outcome.reason)).toEqual([
+      expect.any(WriteDeadlineError),
+      expect.any(WriteDeadlineError),
+    ]);
+    await turns();
+    expect(runs).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    // That batch never answers either: its 503s come within the deadline of their own call, not one later.
+    const after = await behind;
+    expect(after.map((outcome) => outcome.status === 'rejected' && outcome.reason)).toEqual([
+      expect.any(WriteDeadlineError),
+      expect.any(WriteDeadlineError),
+    ]);
+    expect(Date.now() - started).toBeLessThan(deadlineMs + 80);
   });
 });

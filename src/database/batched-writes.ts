@@ -117,10 +117,23 @@ export type EachOrNone = (
 ) => Promise<boolean[] | null>;
 
 /**
+ * How many transactions of one kind of guarded write run at once (GuardedBatchedWrites). Such a
+ * write follows a read of its own (an update reads the event first), so the writes of many
+ * requests reach the batcher spread over many turns: batched per turn they made transactions of
+ * one to three items on MySQL at 50 connections, each of them 4 round trips and a commit beside
+ * its guards. Two at a time, the items arriving while they run wait for one of them and go out
+ * together (group commit): batches of about 5 to 40 items at the same load, and PATCH went from
+ * about 0.4 to about 0.7 of POST's req/s (docs/performance.md, issue 50).
+ */
+export const GUARDED_BATCHES_IN_FLIGHT = 2;
+
+/**
  * BatchedWrites for guarded items: the items of one turn go out in one transaction, each answered
  * by its own guard (false: it changed no row, nothing of that item written). When the server
  * refuses or rolls back the transaction (a deadlock), each item goes alone; when its fate is
- * unknown, every item gets the error. Every item is answered within `deadlineMs` (TurnBatcher).
+ * unknown, every item gets the error. At most `maxInFlight` such transactions run at once: the
+ * items arriving meanwhile wait, and go out together in the next (TurnBatcher). Every item is
+ * answered within `deadlineMs` of its call (TurnBatcher).
  */
 export class GuardedBatchedWrites<T> {
   private readonly batcher: TurnBatcher<T>;
@@ -129,8 +142,9 @@ export class GuardedBatchedWrites<T> {
     private readonly write: GuardedBatchedWrite<T>,
     private readonly eachOrNone: EachOrNone,
     deadlineMs: number,
+    maxInFlight = GUARDED_BATCHES_IN_FLIGHT,
   ) {
-    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs);
+    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs, maxInFlight);
   }
 
   add(item: T): Promise<boolean> {

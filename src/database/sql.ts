@@ -264,8 +264,9 @@ export class Sql {
   /**
    * Guarded writes that the requests of one turn may share (GuardedBatchedWrite): returns the
    * function that writes one item, resolving with whether its guard changed a row, once durable.
-   * On MySQL the items of a turn go out in one transaction, each decided by its own guard
-   * (GuardedBatchedWrites); on SQLite each goes `alone` at once (the group commit shares one
+   * On MySQL the items of a turn go out in one transaction, each decided by its own guard, and the
+   * items arriving while GUARDED_BATCHES_IN_FLIGHT such transactions run go out together in the
+   * next (GuardedBatchedWrites); on SQLite each goes `alone` at once (the group commit shares one
    * transaction among them already). Every item reports to WriteHealth.
    */
   batchedGuarded<T>(write: GuardedBatchedWrite<T>): (item: T) => Promise<boolean> {
