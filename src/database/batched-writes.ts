@@ -64,30 +64,16 @@ export class BatchedWrites<T> {
     return this.batcher.add(item);
   }
 
-  private async runBatch(batch: readonly Pending<T>[]): Promise<void> {
-    if (batch.length > 1) {
-      const items = batch.map(({ item }) => item);
-      const together = this.write.together(items);
-      if (together !== null) {
-        let committed: boolean;
-        try {
-          committed = await this.allOrNone(items, together);
-        } catch (error) {
-          for (const { reject } of batch) reject(error);
-          return;
-        }
-        if (committed) {
-          for (const { resolve } of batch) resolve(true);
-          return;
-        }
-      }
-    }
-    await Promise.all(batch.map(({ item, resolve, reject }) => this.write.alone(item).then(resolve, reject)));
-  }
-
-  /** `together` for `items`: whether it committed (AllOrNone). */
-  private allOrNone(items: readonly T[], together: Together): Promise<boolean> {
-    return this.runTogether(together, items.length);
+  private runBatch(batch: readonly Pending<T>[]): Promise<void> {
+    return answerBatch(
+      batch,
+      (item) => this.write.alone(item),
+      (items) => {
+        const together = this.write.together(items);
+        if (together === null) return null;
+        return this.runTogether(together, items.length).then((committed) => (committed ? items.map(() => true) : null));
+      },
+    );
   }
 }
 
@@ -151,24 +137,46 @@ export class GuardedBatchedWrites<T> {
     return this.batcher.add(item);
   }
 
-  private async runBatch(batch: readonly Pending<T>[]): Promise<void> {
-    if (batch.length > 1) {
-      const items = batch.map(({ item }) => item);
-      const guards = this.write.guards(items);
-      if (guards !== null) {
-        let passed: boolean[] | null;
-        try {
-          passed = await this.eachOrNone(guards, (outcomes) => this.write.follow(items.filter((_, i) => outcomes[i])));
-        } catch (error) {
-          for (const { reject } of batch) reject(error);
-          return;
-        }
-        if (passed !== null) {
-          for (const [i, { resolve }] of batch.entries()) resolve(passed[i]);
-          return;
-        }
+  private runBatch(batch: readonly Pending<T>[]): Promise<void> {
+    return answerBatch(
+      batch,
+      (item) => this.write.alone(item),
+      (items) => {
+        const guards = this.write.guards(items);
+        if (guards === null) return null;
+        return this.eachOrNone(guards, (outcomes) => this.write.follow(items.filter((_, i) => outcomes[i])));
+      },
+    );
+  }
+}
+
+/**
+ * Answers a batch (BatchedWrites, GuardedBatchedWrites): a batch of more than one item goes
+ * `together` (null: these items cannot go together), which resolves with each item's outcome once
+ * committed, or null when nothing of it was kept (refused or rolled back whole): then, as a batch of
+ * one, each item goes `alone`, with its own outcome. When together's fate is unknown (it throws),
+ * every item gets its error and nothing is retried.
+ */
+async function answerBatch<T>(
+  batch: readonly Pending<T>[],
+  alone: (item: T) => Promise<boolean>,
+  together: (items: readonly T[]) => Promise<readonly boolean[] | null> | null,
+): Promise<void> {
+  if (batch.length > 1) {
+    const outcome = together(batch.map(({ item }) => item));
+    if (outcome !== null) {
+      let outcomes: readonly boolean[] | null;
+      try {
+        outcomes = await outcome;
+      } catch (error) {
+        for (const { reject } of batch) reject(error);
+        return;
+      }
+      if (outcomes !== null) {
+        for (const [i, { resolve }] of batch.entries()) resolve(outcomes[i] as boolean);
+        return;
       }
     }
-    await Promise.all(batch.map(({ item, resolve, reject }) => this.write.alone(item).then(resolve, reject)));
   }
+  await Promise.all(batch.map(({ item, resolve, reject }) => alone(item).then(resolve, reject)));
 }
