@@ -71,9 +71,14 @@ export class BatchedWrites<T> {
       (items) => {
         const together = this.write.together(items);
         if (together === null) return null;
-        return this.runTogether(together, items.length).then((committed) => (committed ? items.map(() => true) : null));
+        return this.allOrNone(items, together).then((committed) => (committed ? items.map(() => true) : null));
       },
     );
+  }
+
+  /** `together` for `items`: whether it committed (AllOrNone). */
+  private allOrNone(items: readonly T[], together: Together): Promise<boolean> {
+    return this.runTogether(together, items.length);
   }
 }
 
