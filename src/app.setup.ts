@@ -14,7 +14,6 @@ import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js'
 import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
 import { installRouteDefaults, routesOf } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
-import { TurnBudget } from './common/http/turn-budget.js';
 import { answeredUnservable, boundHeaderTime, deferUnmetExpectations } from './common/http/request-framing.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
@@ -108,15 +107,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     config.database.type === 'mysql'
       ? requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs)
       : (_request: Request, _response: Response, next: NextFunction) => next();
-  // Last, what goes on starts within the turn's budget or waits for a later turn (TurnBudget), but
-  // the health checks, so that a probe beside a flood measures the loop and not its queue.
-  const turns = new TurnBudget();
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
-    if (refusesOutsideDocsPageFiles(request, response)) return;
-    if (request.url.startsWith('/health/')) goOn(request, response, next);
-    else turns.run(goOn, request, response, next);
+    if (!refusesOutsideDocsPageFiles(request, response)) goOn(request, response, next);
   });
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);
