@@ -122,8 +122,10 @@ const joinedHoursAdmit = (alias: 'e' | 'w'): string =>
  * subqueries, so the six EXISTS of the two statements were planned and run while the date's row,
  * which every sale of the date waits for, was held (the sale's rate on MySQL is that row's rate).
  * Joined, the whole WHERE is plain comparisons of four rows read by key. STRAIGHT_JOIN reads,
- * and so locks, the date's row before the slot's and the hours', the order of every other
- * transaction writing them (a change of the date's exception writes the date's row first).
+ * and so locks, the date's row before the slot's, the order of every other transaction writing
+ * both. When the hours' rows are read against the date's is the optimizer's (constants propagated
+ * into the joins' keys make them lookups of their own): in a test it read the exception first in
+ * some runs and after the date's row in others, as the subqueries before it read it first.
  * Parameters: takeDayAndSlotParameters.
  */
 export const TAKE_DAY_AND_SLOT_SQL =
