@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { expectReviewedSql } from '../../test/helpers/reviewed-sql.js';
 import { takePlaceSql } from '../capacity/capacity-pool.js';
-import { ADMISSION_DAY_SQL, DAY_ADMISSIONS, GIVE_SLOT_SQL, SLOTTED_DAY_ADMISSIONS } from './museum-hours.repository.js';
+import {
+  ADMISSION_DAY_SQL,
+  DAY_ADMISSIONS,
+  GIVE_SLOT_SQL,
+  hoursCopyStatements,
+  SLOTTED_DAY_ADMISSIONS,
+} from './museum-hours.repository.js';
 import { SLOT_DAY_SQL, SLOTS_SOLD_SQL, TAKE_DAY_AND_SLOT_SQL, TAKE_SLOT_SQL } from './time-slots.repository.js';
 
 describe('the SQL of a day’s general admissions', () => {
@@ -22,6 +28,8 @@ describe('the SQL of a day’s general admissions', () => {
       { name: "a slotted sale's look at the day: its hours, tickets sold, the slot's", sql: SLOT_DAY_SQL },
       { name: 'the tickets sold per slot of a day', sql: SLOTS_SOLD_SQL },
       { name: "a cancelled ticket's slot place given back, with the day's", sql: GIVE_SLOT_SQL },
+      { name: "a date's hours copied onto its admissions row: the weekday's", sql: hoursCopyStatements('?')[0].sql },
+      { name: "a date's hours copied onto its admissions row: its exception's", sql: hoursCopyStatements('?')[1].sql },
     ]);
   });
 });

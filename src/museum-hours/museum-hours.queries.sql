@@ -68,23 +68,14 @@ UPDATE museum_slot_admissions
 -- MySQL/MariaDB: the day's place and the slot's in one statement, the day's row first
 UPDATE museum_general_admissions a STRAIGHT_JOIN museum_slot_admissions s ON s.day = a.day
   AND s.slot_time = ?
-  LEFT JOIN museum_hours_exceptions e ON e.day = a.day
-  LEFT JOIN museum_weekly_hours w ON w.weekday = ?
   SET a.sold = a.sold + 1, s.sold = s.sold + 1
   WHERE a.day = ?
-  AND ((e.day IS NOT NULL
-      AND e.closed = 0
-      AND (e.capacity IS NULL OR a.sold < e.capacity)
-      AND ? >= (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))
-      AND ? < (SUBSTR(e.time_close, 1, 2) * 60 + SUBSTR(e.time_close, 4, 2))
-      AND (? - (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))) % e.slot_minutes = 0
-      AND s.sold < e.slot_capacity) OR (e.day IS NULL
-      AND w.weekday IS NOT NULL
-      AND (w.capacity IS NULL OR a.sold < w.capacity)
-      AND ? >= (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))
-      AND ? < (SUBSTR(w.time_close, 1, 2) * 60 + SUBSTR(w.time_close, 4, 2))
-      AND (? - (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))) % w.slot_minutes = 0
-      AND s.sold < w.slot_capacity));
+  AND a.hours_open = 1
+  AND (a.hours_capacity IS NULL OR a.sold < a.hours_capacity)
+  AND ? >= a.hours_opens_at
+  AND ? < a.hours_closes_at
+  AND (? - a.hours_opens_at) % a.hours_slot_minutes = 0
+  AND s.sold < a.hours_slot_capacity;
 
 -- a slotted sale's look at the day: its hours, tickets sold, the slot's
 SELECT e.day AS exception_day, e.closed AS exception_closed, e.time_open AS exception_open, e.time_close AS exception_close, e.capacity AS exception_capacity, e.slot_minutes AS exception_slot_minutes, e.slot_capacity AS exception_slot_capacity, w.time_open AS weekday_open, w.time_close AS weekday_close, w.capacity AS weekday_capacity, w.slot_minutes AS weekday_slot_minutes, w.slot_capacity AS weekday_slot_capacity, a.sold AS sold, s.sold AS slot_sold
@@ -106,3 +97,44 @@ UPDATE museum_slot_admissions
   WHERE day = ?
   AND slot_time = ?
   AND sold > 0;
+
+-- a date's hours copied onto its admissions row: the weekday's
+UPDATE museum_general_admissions
+  SET hours_open = EXISTS (SELECT 1
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday), hours_opens_at = (SELECT (SUBSTR(w.time_open, 1, 2) * 60 + SUBSTR(w.time_open, 4, 2))
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday), hours_closes_at = (SELECT (SUBSTR(w.time_close, 1, 2) * 60 + SUBSTR(w.time_close, 4, 2))
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday), hours_capacity = (SELECT w.capacity
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday), hours_slot_minutes = (SELECT w.slot_minutes
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday), hours_slot_capacity = (SELECT w.slot_capacity
+    FROM museum_weekly_hours w
+    WHERE w.weekday = museum_general_admissions.weekday)
+  WHERE museum_general_admissions.day = ?
+  AND NOT EXISTS (SELECT 1
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day);
+
+-- a date's hours copied onto its admissions row: its exception's
+UPDATE museum_general_admissions
+  SET hours_open = EXISTS (SELECT 1
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day
+    AND e.closed = 0), hours_opens_at = (SELECT (SUBSTR(e.time_open, 1, 2) * 60 + SUBSTR(e.time_open, 4, 2))
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day), hours_closes_at = (SELECT (SUBSTR(e.time_close, 1, 2) * 60 + SUBSTR(e.time_close, 4, 2))
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day), hours_capacity = (SELECT e.capacity
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day), hours_slot_minutes = (SELECT e.slot_minutes
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day), hours_slot_capacity = (SELECT e.slot_capacity
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day)
+  WHERE museum_general_admissions.day = ?
+  AND EXISTS (SELECT 1
+    FROM museum_hours_exceptions e
+    WHERE e.day = museum_general_admissions.day);

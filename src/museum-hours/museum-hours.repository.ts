@@ -135,6 +135,61 @@ export const DAY_ADMISSIONS: CapacityPool = dayAdmissions(
  */
 export const SLOTTED_DAY_ADMISSIONS: CapacityPool = dayAdmissions('slotted-day-admissions', () => '');
 
+/** A `HH:MM` column as minutes after midnight, in SQL alike on SQLite and MySQL (text read as a number). */
+export const minutesOfColumn = (column: string): string => `(SUBSTR(${column}, 1, 2) * 60 + SUBSTR(${column}, 4, 2))`;
+
+/**
+ * Every change of the hours and every admissions row made bumps the one row of
+ * museum_hours_revision first, in its transaction: they take their locks in one order (this row,
+ * then the admissions rows), and on Galera any two of them conflict at certification, so none
+ * copies hours another is changing (see hoursCopyStatements).
+ */
+const BUMP_HOURS_REVISION: SqlStatement = {
+  sql: 'UPDATE museum_hours_revision SET revision = revision + 1 WHERE id = 1',
+  parameters: [],
+};
+
+/** The columns of a date's admissions row that copy its hours, and what each copies of an hours row. */
+const HOURS_COPY: readonly (readonly [column: string, of: (alias: 'e' | 'w') => string])[] = [
+  ['hours_opens_at', (alias) => minutesOfColumn(`${alias}.time_open`)],
+  ['hours_closes_at', (alias) => minutesOfColumn(`${alias}.time_close`)],
+  ['hours_capacity', (alias) => `${alias}.capacity`],
+  ['hours_slot_minutes', (alias) => `${alias}.slot_minutes`],
+  ['hours_slot_capacity', (alias) => `${alias}.slot_capacity`],
+];
+
+const ROW = 'museum_general_admissions';
+const EXCEPTION_OF_ROW = `museum_hours_exceptions e WHERE e.day = ${ROW}.day`;
+const WEEKDAY_OF_ROW = `museum_weekly_hours w WHERE w.weekday = ${ROW}.weekday`;
+
+/**
+ * The statements that copy the hours a date has now onto its admissions row (`date`), or onto
+ * every row (null): the weekday's on a row whose date has no exception, the exception's on one
+ * that has (closed: hours_open 0, the rest NULL). The row is then all a slotted sale on MySQL reads
+ * under its lock (TAKE_DAY_AND_SLOT_SQL): the hours' rows are not joined there. Every writer of the
+ * hours runs these in its own transaction, after BUMP_HOURS_REVISION, so the copy never lags the
+ * hours it copies. Each row is written once: by the first statement, or by the second.
+ */
+export function hoursCopyStatements(date: string | null): SqlStatement[] {
+  const where = date === null ? '' : `${ROW}.day = ? AND `;
+  const parameters = date === null ? [] : [date];
+  const copy = (from: string, open: string, alias: 'e' | 'w'): string =>
+    [
+      `hours_open = ${open}`,
+      ...HOURS_COPY.map(([column, of]) => `${column} = (SELECT ${of(alias)} FROM ${from})`),
+    ].join(', ');
+  return [
+    {
+      sql: `UPDATE ${ROW} SET ${copy(WEEKDAY_OF_ROW, `EXISTS (SELECT 1 FROM ${WEEKDAY_OF_ROW})`, 'w')} WHERE ${where}NOT EXISTS (SELECT 1 FROM ${EXCEPTION_OF_ROW})`,
+      parameters,
+    },
+    {
+      sql: `UPDATE ${ROW} SET ${copy(EXCEPTION_OF_ROW, `EXISTS (SELECT 1 FROM ${EXCEPTION_OF_ROW} AND e.closed = 0)`, 'e')} WHERE ${where}EXISTS (SELECT 1 FROM ${EXCEPTION_OF_ROW})`,
+      parameters,
+    },
+  ];
+}
+
 /** Whether the museum is open on a date, the day's capacity and the general tickets sold. */
 export interface AdmissionDay {
   readonly open: boolean;
@@ -206,7 +261,10 @@ export class MuseumHoursRepository {
     return new Map(rows.map((row) => [Number(row.weekday), dayHoursOf(row)]));
   }
 
-  /** Replaces the whole week in one transaction; `open` holds the ISO weekdays with hours. */
+  /**
+   * Replaces the whole week in one transaction, with the copies of the hours on the admissions rows
+   * of the dates without an exception (hoursCopyStatements); `open` holds the ISO weekdays with hours.
+   */
   async replaceWeek(open: ReadonlyMap<number, DayHours>): Promise<void> {
     const rows = [...open].map(([weekday, hours]) => [
       weekday,
@@ -215,20 +273,25 @@ export class MuseumHoursRepository {
       hours.capacity,
       ...slotColumnsOf(hours),
     ]);
-    const statements: SqlStatement[] = [{ sql: 'DELETE FROM museum_weekly_hours', parameters: [] }];
+    const statements: SqlStatement[] = [
+      BUMP_HOURS_REVISION,
+      { sql: 'DELETE FROM museum_weekly_hours', parameters: [] },
+    ];
     if (rows.length > 0) {
       statements.push({
         sql: `INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
         parameters: rows.flat(),
       });
     }
-    await this.sql.transaction(statements);
+    // The dates with an exception keep theirs: only the others' copies change.
+    await this.sql.transaction([...statements, hoursCopyStatements(null)[0]]);
   }
 
   /**
    * Sets the exception of `date` unless the date has more general tickets sold than `bound` (null:
    * no bound): the check and the write are one transaction that writes the date's admissions row
-   * (which must exist), so a concurrent sale waits for it or it for the sale. False when refused.
+   * (which must exist), so a concurrent sale waits for it or it for the sale, and copies the new
+   * hours onto that row (hoursCopyStatements). False when refused.
    */
   async setExceptionIfSoldAtMost(date: string, exception: DayException, bound: number | null): Promise<boolean> {
     const guard: SqlStatement =
@@ -238,15 +301,19 @@ export class MuseumHoursRepository {
             sql: 'UPDATE museum_general_admissions SET revision = revision + 1 WHERE day = ? AND sold <= ?',
             parameters: [date, bound],
           };
-    const written = await this.sql.transactionIf(guard, [
-      { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
-      {
-        sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        parameters: exception.closed
-          ? [date, 1, null, null, null, null, null]
-          : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity, ...slotColumnsOf(exception)],
-      },
-    ]);
+    const written = await this.sql.transactionIf(
+      [BUMP_HOURS_REVISION, guard],
+      [
+        { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
+        {
+          sql: 'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          parameters: exception.closed
+            ? [date, 1, null, null, null, null, null]
+            : [date, 0, exception.timeOpen, exception.timeClose, exception.capacity, ...slotColumnsOf(exception)],
+        },
+        ...hoursCopyStatements(date),
+      ],
+    );
     return written !== null;
   }
 
@@ -259,9 +326,14 @@ export class MuseumHoursRepository {
     return rows.length > 0 && Number(rows[0].closed) === 1;
   }
 
-  /** Removes the exception of `date`; false when it had none. */
+  /** Removes the exception of `date`, its admissions row copying the weekday's hours again; false when it had none. */
   async deleteException(date: string): Promise<boolean> {
-    return (await this.sql.execute('DELETE FROM museum_hours_exceptions WHERE day = ?', [date])) > 0;
+    const [, deleted] = await this.sql.transaction([
+      BUMP_HOURS_REVISION,
+      { sql: 'DELETE FROM museum_hours_exceptions WHERE day = ?', parameters: [date] },
+      ...hoursCopyStatements(date),
+    ]);
+    return deleted > 0;
   }
 
   /** The general tickets sold per date after `after` up to `last` (dates with none left out). */
@@ -313,14 +385,21 @@ export class MuseumHoursRepository {
   }
 
   /**
-   * The date's admissions row, made at its first sale or exception (a no-op when it exists). Two
-   * Galera nodes making it at once conflict at certification: the loser finds it made.
+   * The date's admissions row, made at its first sale or exception, with the copy of the hours the
+   * date has now (hoursCopyStatements); when it exists, its copy is made again. Two Galera nodes
+   * making it at once, or one making it while another changes the hours, conflict at certification
+   * (BUMP_HOURS_REVISION): the loser tries again, and finds it made, or copies the new hours.
    */
   async ensureAdmissionsRow(date: string): Promise<void> {
-    const insert = `${this.sql.isMysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO museum_general_admissions (day, sold, revision) VALUES (?, 0, 0)`;
+    const insert = `${this.sql.isMysql ? 'INSERT IGNORE' : 'INSERT OR IGNORE'} INTO museum_general_admissions (day, sold, revision, weekday) VALUES (?, 0, 0, ?)`;
+    const statements = [
+      BUMP_HOURS_REVISION,
+      { sql: insert, parameters: [date, isoWeekday(date)] },
+      ...hoursCopyStatements(date),
+    ];
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.sql.execute(insert, [date]);
+        await this.sql.transaction(statements);
         return;
       } catch (error) {
         if (!isRolledBack(error) || attempt >= ENSURE_ATTEMPTS) throw error;

@@ -3,7 +3,12 @@ import { Capacity } from '../capacity/capacity.js';
 import { isRolledBack } from '../database/database-errors.js';
 import { Sql, type SqlStatement } from '../database/sql.js';
 import { type DayHours, isoWeekday, TIME_PATTERN } from './museum-days.js';
-import { capacityOf, SLOTTED_DAY_ADMISSIONS, slotsOf } from './museum-hours.repository.js';
+import {
+  capacityOf,
+  minutesOfColumn as minutesOf,
+  SLOTTED_DAY_ADMISSIONS,
+  slotsOf,
+} from './museum-hours.repository.js';
 
 /** A date's hours as a slotted sale reads them, with the day's and one slot's tickets sold. */
 export interface SlotDay {
@@ -44,9 +49,6 @@ export const SLOT_DAY_SQL =
   'LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
   'LEFT JOIN museum_general_admissions a ON a.day = ? ' +
   'LEFT JOIN museum_slot_admissions s ON s.day = ? AND s.slot_time = ?';
-
-/** A `HH:MM` column as minutes after midnight, in SQL alike on SQLite and MySQL (text read as a number). */
-const minutesOf = (column: string): string => `(SUBSTR(${column}, 1, 2) * 60 + SUBSTR(${column}, 4, 2))`;
 
 /**
  * Whether the hours of `alias` (an exception's or a weekday's row) have a slot starting at `?` (its
@@ -100,45 +102,34 @@ export function takeSlotParameters(date: string, time: string): unknown[] {
 const slottedDayParameters = (date: string): unknown[] => [date, date, isoWeekday(date)];
 
 /**
- * Whether the hours of `alias` (the exception `e` or the weekday `w` joined to the date's row `a`
- * and the slot's `s`) admit one more ticket at the time `?` (its minutes, three times): the day
- * under its capacity, the time a start of the grid, the slot under its slot capacity.
- */
-const joinedHoursAdmit = (alias: 'e' | 'w'): string =>
-  `(${alias}.capacity IS NULL OR a.sold < ${alias}.capacity) ` +
-  `AND ? >= ${minutesOf(`${alias}.time_open`)} AND ? < ${minutesOf(`${alias}.time_close`)} ` +
-  `AND (? - ${minutesOf(`${alias}.time_open`)}) % ${alias}.slot_minutes = 0 AND s.sold < ${alias}.slot_capacity`;
-
-/**
  * MySQL/MariaDB: the day's place and the slot's in one multi-table UPDATE, under the conditions
- * of SLOTTED_DAY_ADMISSIONS' UPDATE and TAKE_SLOT_SQL together (the date open by its exception,
- * else by its weekday when it has no exception; the day under that capacity; the time a start of
- * that grid; the slot under that slot capacity): one round trip instead of two, so a slotted sale
- * is START, this, the ticket's INSERT, COMMIT, as a sale of a day without slots. It changes both
- * rows or neither (a missing row, like a refused bound, joins nothing).
+ * of SLOTTED_DAY_ADMISSIONS' UPDATE and TAKE_SLOT_SQL together (the date open; the day under its
+ * capacity; the time a start of its grid; the slot under its slot capacity): one round trip instead
+ * of two, so a slotted sale is START, this, the ticket's INSERT, COMMIT, as a sale of a day without
+ * slots. It changes both rows or neither (a missing row, like a refused bound, joins nothing).
  *
- * The hours are joined (LEFT JOIN on their keys) rather than asked in subqueries: a multi-table
- * UPDATE reads, and so locks, rows looked up by key while it is planned, before it plans its
- * subqueries, so the six EXISTS of the two statements were planned and run while the date's row,
- * which every sale of the date waits for, was held (the sale's rate on MySQL is that row's rate).
- * Joined, the whole WHERE is plain comparisons of four rows read by key. STRAIGHT_JOIN reads,
- * and so locks, the date's row before the slot's, the order of every other transaction writing
- * both. When the hours' rows are read against the date's is the optimizer's (constants propagated
- * into the joins' keys make them lookups of their own): in a test it read the exception first in
- * some runs and after the date's row in others, as the subqueries before it read it first.
- * Parameters: takeDayAndSlotParameters.
+ * The hours are read from the date's own row, which carries a copy of them (hours_open and the
+ * hours_ columns, hoursCopyStatements): the statement reads the two rows it writes and nothing
+ * else. Joined instead (the exception's and the weekday's rows by key), the hours were looked up
+ * while the date's row, which every sale of the date waits for, was held: a multi-table UPDATE
+ * reads, and so locks, rows looked up by key while it is planned. Every change of the hours writes
+ * the copies of the dates it changes in its own transaction, so a sale finds the hours the date has
+ * now, as the join did: a sale and a change of the date's hours wait for each other on that row
+ * (on Galera, conflict at certification). STRAIGHT_JOIN reads, and so locks, the date's row before
+ * the slot's, the order of every other transaction writing both. Parameters:
+ * takeDayAndSlotParameters.
  */
 export const TAKE_DAY_AND_SLOT_SQL =
   'UPDATE museum_general_admissions a STRAIGHT_JOIN museum_slot_admissions s ON s.day = a.day AND s.slot_time = ? ' +
-  'LEFT JOIN museum_hours_exceptions e ON e.day = a.day LEFT JOIN museum_weekly_hours w ON w.weekday = ? ' +
   'SET a.sold = a.sold + 1, s.sold = s.sold + 1 ' +
-  `WHERE a.day = ? AND ((e.day IS NOT NULL AND e.closed = 0 AND ${joinedHoursAdmit('e')}) ` +
-  `OR (e.day IS NULL AND w.weekday IS NOT NULL AND ${joinedHoursAdmit('w')}))`;
+  'WHERE a.day = ? AND a.hours_open = 1 AND (a.hours_capacity IS NULL OR a.sold < a.hours_capacity) ' +
+  'AND ? >= a.hours_opens_at AND ? < a.hours_closes_at AND (? - a.hours_opens_at) % a.hours_slot_minutes = 0 ' +
+  'AND s.sold < a.hours_slot_capacity';
 
 /** The parameters of TAKE_DAY_AND_SLOT_SQL for the slot at `time` (`HH:MM`) of `date`. */
 export function takeDayAndSlotParameters(date: string, time: string): unknown[] {
   const minutes = minutesOfTime(time);
-  return [time, isoWeekday(date), date, minutes, minutes, minutes, minutes, minutes, minutes];
+  return [time, date, minutes, minutes, minutes];
 }
 
 export const SLOTS_SOLD_SQL = 'SELECT slot_time, sold FROM museum_slot_admissions WHERE day = ?';

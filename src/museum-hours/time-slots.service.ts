@@ -103,7 +103,9 @@ export class TimeSlotsService {
         if (refusal.outcome === 'sold-out' || refusal.outcome === 'slot-full') this.rememberFull(slot);
         return refusal.outcome === 'slot-full' ? this.slotFull(date, day.hours as DayHours, time) : refusal;
       }
-      if (day.sold === null) await this.hours.ensureAdmissionsRow(date);
+      // The rows a first sale needs. The date's row is made again even when it exists: it carries
+      // the copy of the day's hours the write read on MySQL (TAKE_DAY_AND_SLOT_SQL), copied anew.
+      await this.hours.ensureAdmissionsRow(date);
       if (day.slotSold === null) await this.slots.ensureSlotRow(date, time);
       // Refused with room as read: taken meanwhile, or the day changed between the write and the read.
       if (attempt >= ADMIT_ATTEMPTS) return this.slotFull(date, day.hours as DayHours, time);

@@ -13,6 +13,7 @@ export const SERVICE_TABLES: readonly string[] = [
   'museum_clock',
   'museum_general_admissions',
   'museum_hours_exceptions',
+  'museum_hours_revision',
   'museum_slot_admissions',
   'museum_weekly_hours',
   'orders',

@@ -555,4 +555,46 @@ describe('the migration', () => {
       await database.drop();
     }
   });
+
+  it('gives the admissions rows of the release before their weekday and the hours their dates have', async () => {
+    const { database, options, old } = await releaseBefore('HoursOnAdmissions1795849500000');
+    try {
+      // Tuesdays have a slot grid, Wednesdays hours without one, other weekdays none (closed).
+      await old.query(
+        'INSERT INTO museum_weekly_hours (weekday, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)',
+        [2, '09:30', '17:00', 200, 30, 20, 3, '10:00', '18:15', null, null, null],
+      );
+      // An exception opening a Sunday with slots, and one closing a Tuesday.
+      await old.query(
+        'INSERT INTO museum_hours_exceptions (day, closed, time_open, time_close, capacity, slot_minutes, slot_capacity) VALUES (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)',
+        ['2090-06-04', 0, '11:00', '13:00', 50, 15, 5, '2090-06-13', 1, null, null, null, null, null],
+      );
+      const days = ['2090-06-04', '2090-06-05', '2090-06-06', '2090-06-07', '2090-06-13'];
+      for (const day of days) {
+        await old.query('INSERT INTO museum_general_admissions (day, sold, revision) VALUES (?, 3, 0)', [day]);
+      }
+      await old.destroy();
+      const upgraded = new DataSource({ ...options, migrationsRun: true });
+      await upgraded.initialize();
+      try {
+        const rows = (await upgraded.query(
+          'SELECT day, sold, weekday, hours_open, hours_opens_at, hours_closes_at, hours_capacity, hours_slot_minutes, hours_slot_capacity FROM museum_general_admissions ORDER BY day',
+        )) as Record<string, unknown>[];
+        expect(rows.map((row) => Object.values(row).map((value) => (value === null ? null : String(value))))).toEqual([
+          ['2090-06-04', '3', '7', '1', '660', '780', '50', '15', '5'], // Sunday, its exception
+          ['2090-06-05', '3', '1', '0', null, null, null, null, null], // Monday: closed
+          ['2090-06-06', '3', '2', '1', '570', '1020', '200', '30', '20'], // Tuesday's grid
+          ['2090-06-07', '3', '3', '1', '600', '1095', null, null, null], // Wednesday's hours
+          ['2090-06-13', '3', '2', '0', null, null, null, null, null], // a Tuesday closed by its exception
+        ]);
+        const revision = (await upgraded.query('SELECT id, revision FROM museum_hours_revision')) as unknown[];
+        expect(revision).toHaveLength(1);
+      } finally {
+        await upgraded.destroy();
+      }
+    } finally {
+      if (old.isInitialized) await old.destroy();
+      await database.drop();
+    }
+  });
 });

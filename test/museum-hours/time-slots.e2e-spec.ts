@@ -263,6 +263,32 @@ describe('a sale decided by its write', () => {
     expect((await slotsOf(sunday)).map((slot) => slot.ticketsAvailable)).toEqual([3, 1, 3]);
   });
 
+  it('a change of the week reaches the dates it already sold: their next sales follow the new grid', async () => {
+    // 2090-06-13 is a Tuesday, sold before the week changes; 2090-06-14, a Wednesday, is left as it was.
+    const tuesday = '2090-06-13';
+    const wednesday = '2090-06-14';
+    const grid = { timeOpen: '09:00', timeClose: '10:00', slotMinutes: 20, slotCapacity: 3 };
+    expectStatus(await setWeeklyHours(t.baseUrl, { ...OPEN_EVERY_DAY, tuesday: grid, wednesday: grid }), 200);
+    expectStatus(await buyGeneral(tuesday, '09:20'), 201);
+    expectStatus(await buyGeneral(wednesday, '09:20'), 201);
+
+    const wider = { timeOpen: '09:00', timeClose: '10:00', slotMinutes: 30, slotCapacity: 1 };
+    expectStatus(await setWeeklyHours(t.baseUrl, { ...OPEN_EVERY_DAY, tuesday: wider, wednesday: grid }), 200);
+    expectFieldError(await buyGeneral(tuesday, '09:20'), '/tickets', 'ticketTime', /09:00, 09:30$/);
+    expectStatus(await buyGeneral(tuesday, '09:30'), 201);
+    expect(expectProblem(await buyGeneral(tuesday, '09:30'), 409, '/tickets').detail).toMatch(/09:30.*no later slot/);
+    expectStatus(await buyGeneral(wednesday, '09:20'), 201);
+
+    // A day given a capacity below what it sold, then closed: refused, its tickets kept.
+    const capped = { ...wider, capacity: 2 };
+    expectStatus(await setWeeklyHours(t.baseUrl, { ...OPEN_EVERY_DAY, tuesday: capped, wednesday: grid }), 200);
+    expectProblem(await buyGeneral(tuesday, '09:00'), 409, '/tickets');
+    expectStatus(await setWeeklyHours(t.baseUrl, { ...OPEN_EVERY_DAY, tuesday: null, wednesday: grid }), 200);
+    const closed = expectProblem(await buyGeneral(tuesday, '09:00'), 422, '/tickets');
+    expect(closed.type).toBe('urn:museum:problem:museum-closed');
+    expectStatus(await buyGeneral(wednesday, '09:40'), 201);
+  });
+
   it('a slot refused as full sells again once a ticket of it is cancelled', async () => {
     const date = await slottedDay({ timeOpen: '10:00', timeClose: '11:00', slotMinutes: 30, slotCapacity: 1 });
     const first = await buyGeneral(date, '10:00');
