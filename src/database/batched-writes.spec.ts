@@ -2,12 +2,12 @@ import { type DataSource, QueryFailedError } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import {
   type AllOrNone,
+  allOrNoneWrites,
   type BatchedWrite,
-  BatchedWrites,
   type EachOrNone,
+  eachOrNoneWrites,
   GUARDED_BATCHES_IN_FLIGHT,
   type GuardedBatchedWrite,
-  GuardedBatchedWrites,
   type Together,
 } from './batched-writes.js';
 import { WriteDeadlineError } from './database-errors.js';
@@ -40,11 +40,11 @@ function recordingAllOrNone(outcome: boolean | Error) {
   return { run, runs };
 }
 
-describe('BatchedWrites (MySQL group commit)', () => {
+describe('allOrNoneWrites (MySQL group commit)', () => {
   it('the items of one turn go out together, once, and each is answered by its commit', async () => {
     const { write, alone } = idWrites();
     const { run, runs } = recordingAllOrNone(true);
-    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const writes = allOrNoneWrites(write, run, DEADLINE_MS);
     await expect(Promise.all(['a', 'b', 'c'].map((id) => writes.add(id)))).resolves.toEqual([true, true, true]);
     expect(runs).toEqual([{ ids: ['a', 'b', 'c'], rows: 3 }]);
     expect(alone).toEqual([]);
@@ -53,7 +53,7 @@ describe('BatchedWrites (MySQL group commit)', () => {
   it('items of different turns are different batches; a lone item goes alone', async () => {
     const { write, alone } = idWrites();
     const { run, runs } = recordingAllOrNone(true);
-    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const writes = allOrNoneWrites(write, run, DEADLINE_MS);
     await writes.add('a');
     await Promise.all(['b', 'c'].map((id) => writes.add(id)));
     expect(alone).toEqual(['a']);
@@ -63,7 +63,7 @@ describe('BatchedWrites (MySQL group commit)', () => {
   it('together not committed (a row missing, refused, rolled back): each item alone, with its own answer', async () => {
     const { write, alone } = idWrites(new Set(['missing']));
     const { run, runs } = recordingAllOrNone(false);
-    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const writes = allOrNoneWrites(write, run, DEADLINE_MS);
     await expect(Promise.all(['a', 'missing', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, false, true]);
     expect(runs).toHaveLength(1);
     expect(alone).toEqual(['a', 'missing', 'b']);
@@ -72,7 +72,7 @@ describe('BatchedWrites (MySQL group commit)', () => {
   it('items that cannot go together (one key twice): each alone, nothing together', async () => {
     const { write, alone } = idWrites();
     const { run, runs } = recordingAllOrNone(true);
-    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const writes = allOrNoneWrites(write, run, DEADLINE_MS);
     await Promise.all(['a', 'a'].map((id) => writes.add(id)));
     expect(runs).toEqual([]);
     expect(alone).toEqual(['a', 'a']);
@@ -82,7 +82,7 @@ describe('BatchedWrites (MySQL group commit)', () => {
     const lost = Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
     const { write, alone } = idWrites();
     const { run } = recordingAllOrNone(lost);
-    const writes = new BatchedWrites(write, run, DEADLINE_MS);
+    const writes = allOrNoneWrites(write, run, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },
@@ -178,12 +178,12 @@ function recordingEachOrNone(refused: ReadonlySet<string>, outcome: 'run' | null
   return { run, runs };
 }
 
-describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transaction)', () => {
+describe('eachOrNoneWrites (MySQL: guarded writes of one turn in one transaction)', () => {
   it('each item is answered by its own guard; what follows is written for those that passed only', async () => {
     const refused = new Set(['stale']);
     const { write, alone, thenOf } = guardedIdWrites(refused);
     const { run, runs } = recordingEachOrNone(refused);
-    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const writes = eachOrNoneWrites(write, run, DEADLINE_MS);
     await expect(Promise.all(['a', 'stale', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, false, true]);
     expect(runs).toEqual([{ guards: ['a', 'stale', 'b'], followed: [['a', 'b']] }]);
     expect(thenOf).toEqual([['a', 'b']]);
@@ -193,7 +193,7 @@ describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transac
   it('a lone item, or an id twice in one turn, goes alone', async () => {
     const { write, alone } = guardedIdWrites();
     const { run, runs } = recordingEachOrNone(new Set());
-    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const writes = eachOrNoneWrites(write, run, DEADLINE_MS);
     await expect(writes.add('a')).resolves.toBe(true);
     await expect(Promise.all(['b', 'b'].map((id) => writes.add(id)))).resolves.toEqual([true, true]);
     expect(runs).toEqual([]);
@@ -204,7 +204,7 @@ describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transac
     const refused = new Set(['stale']);
     const { write, alone } = guardedIdWrites(refused);
     const { run } = recordingEachOrNone(refused, null);
-    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const writes = eachOrNoneWrites(write, run, DEADLINE_MS);
     await expect(Promise.all(['a', 'stale'].map((id) => writes.add(id)))).resolves.toEqual([true, false]);
     expect(alone).toEqual(['a', 'stale']);
   });
@@ -213,7 +213,7 @@ describe('GuardedBatchedWrites (MySQL: guarded writes of one turn in one transac
     const { write, alone } = guardedIdWrites();
     const lost = new Error('Connection lost');
     const { run } = recordingEachOrNone(new Set(), lost);
-    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const writes = eachOrNoneWrites(write, run, DEADLINE_MS);
     const outcomes = await Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
     expect(outcomes).toEqual([
       { status: 'rejected', reason: lost },
@@ -239,12 +239,12 @@ async function turns(count = 3): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe('GuardedBatchedWrites: the items arriving while batches are in flight (group commit)', () => {
+describe('eachOrNoneWrites: the items arriving while batches are in flight (group commit)', () => {
   it('wait while GUARDED_BATCHES_IN_FLIGHT batches run, then go out together in one', async () => {
     expect(GUARDED_BATCHES_IN_FLIGHT).toBe(2);
     const { write, alone } = guardedIdWrites();
     const { run, runs, end } = heldEachOrNone();
-    const writes = new GuardedBatchedWrites(write, run, DEADLINE_MS);
+    const writes = eachOrNoneWrites(write, run, DEADLINE_MS);
     const first = Promise.all(['a', 'b'].map((id) => writes.add(id)));
     await turns();
     const second = Promise.all(['c', 'd'].map((id) => writes.add(id)));
@@ -280,7 +280,7 @@ describe('GuardedBatchedWrites: the items arriving while batches are in flight (
     const { write } = guardedIdWrites();
     const { run, runs } = heldEachOrNone();
     const deadlineMs = 100;
-    const writes = new GuardedBatchedWrites(write, run, deadlineMs, 1);
+    const writes = eachOrNoneWrites(write, run, deadlineMs, 1);
     const hung = Promise.allSettled(['a', 'b'].map((id) => writes.add(id)));
     await new Promise((resolve) => setTimeout(resolve, 40));
     const started = Date.now();

@@ -1,6 +1,69 @@
 import type { SqlStatement } from './sql.js';
 import { type Pending, TurnBatcher } from './turn-batcher.js';
 
+/**
+ * Writes the items of one batch (more than one) together, in one transaction: each item's
+ * outcome, in the items' order, once committed, or null when nothing of it was kept (refused, or
+ * rolled back whole). Null instead of a promise: these items cannot go together (one key twice).
+ * Rejects when the outcome is unknown (a timeout, a lost connection, a failed COMMIT).
+ */
+export type WriteTogether<T> = (items: readonly T[]) => Promise<readonly boolean[] | null> | null;
+
+/**
+ * MySQL/MariaDB's group commit (InnoDB's own only merges commits that happen to overlap): the
+ * items of one turn, in chunks of at most MYSQL_BATCH (TurnBatcher), go out `together`; when that
+ * cannot decide for each of them, each goes `alone`. How items go together is the kind of write's
+ * own: all or none (allOrNoneWrites), or each by its own guard (eachOrNoneWrites).
+ *
+ * - Together committed: each item has the outcome the database gave it there.
+ * - Refused or rolled back whole (a duplicate key, a missing row, a value the server rejects, a
+ *   deadlock): nothing of it is kept, and each item is written alone, with its own outcome.
+ * - Fate unknown (a timeout, a lost connection, a failed COMMIT: it may still commit): every item
+ *   gets the error (503) and nothing is retried; a retry of a create would meet the batch's own
+ *   rows and answer 409 for ids the service generated itself.
+ *
+ * With `maxInFlight`, at most that many batches run at once: the items arriving meanwhile wait,
+ * and go out together in the next (TurnBatcher). Every item is answered within `deadlineMs` of
+ * its call (TurnBatcher).
+ */
+export class BatchedWrites<T> {
+  private readonly batcher: TurnBatcher<T>;
+
+  constructor(
+    private readonly alone: (item: T) => Promise<boolean>,
+    private readonly together: WriteTogether<T>,
+    deadlineMs: number,
+    maxInFlight?: number,
+  ) {
+    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs, maxInFlight);
+  }
+
+  add(item: T): Promise<boolean> {
+    return this.batcher.add(item);
+  }
+
+  private async runBatch(batch: readonly Pending<T>[]): Promise<void> {
+    if (batch.length > 1) {
+      const outcome = this.together(batch.map(({ item }) => item));
+      if (outcome !== null) {
+        let outcomes: readonly boolean[] | null;
+        try {
+          outcomes = await outcome;
+        } catch (error) {
+          for (const { reject } of batch) reject(error);
+          return;
+        }
+        if (outcomes !== null) {
+          for (const [i, { resolve }] of batch.entries()) resolve(outcomes[i] as boolean);
+          return;
+        }
+      }
+    }
+    // A batch of one, or one that together did not decide: each item alone, with its own outcome.
+    await Promise.all(batch.map(({ item, resolve, reject }) => this.alone(item).then(resolve, reject)));
+  }
+}
+
 /** Several items written at once (BatchedWrite.together). */
 export interface Together {
   /**
@@ -36,50 +99,20 @@ export interface BatchedWrite<T> {
 export type AllOrNone = (together: Together, rows: number) => Promise<boolean>;
 
 /**
- * MySQL/MariaDB's group commit (InnoDB's own only merges commits that happen to overlap): the
- * items of one turn, in chunks of at most MYSQL_BATCH (TurnBatcher), go out together; when that
- * cannot decide for each of them, each goes alone.
- *
- * - Together committed: every item took effect.
- * - Refused or rolled back whole (a duplicate key, a missing row, a value the server rejects, a
- *   deadlock): nothing of it is kept, and each item is written alone, with its own outcome.
- * - Fate unknown (a timeout, a lost connection, a failed COMMIT: it may still commit): every item
- *   gets the error (503) and nothing is retried; a retry of a create would meet the batch's own
- *   rows and answer 409 for ids the service generated itself.
- *
- * Every item is answered within `deadlineMs` (see TurnBatcher).
+ * BatchedWrites of a write whose items go together all or none (Sql.batched): `write.together`
+ * in one transaction (AllOrNone), every item true once it committed; when it did not, each item
+ * goes alone.
  */
-export class BatchedWrites<T> {
-  private readonly batcher: TurnBatcher<T>;
-
-  constructor(
-    private readonly write: BatchedWrite<T>,
-    private readonly runTogether: AllOrNone,
-    deadlineMs: number,
-  ) {
-    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs);
-  }
-
-  add(item: T): Promise<boolean> {
-    return this.batcher.add(item);
-  }
-
-  private runBatch(batch: readonly Pending<T>[]): Promise<void> {
-    return answerBatch(
-      batch,
-      (item) => this.write.alone(item),
-      (items) => {
-        const together = this.write.together(items);
-        if (together === null) return null;
-        return this.allOrNone(items, together).then((committed) => (committed ? items.map(() => true) : null));
-      },
-    );
-  }
-
-  /** `together` for `items`: whether it committed (AllOrNone). */
-  private allOrNone(items: readonly T[], together: Together): Promise<boolean> {
-    return this.runTogether(together, items.length);
-  }
+export function allOrNoneWrites<T>(write: BatchedWrite<T>, allOrNone: AllOrNone, deadlineMs: number): BatchedWrites<T> {
+  return new BatchedWrites(
+    write.alone,
+    (items) => {
+      const together = write.together(items);
+      if (together === null) return null;
+      return allOrNone(together, items.length).then((committed) => (committed ? items.map(() => true) : null));
+    },
+    deadlineMs,
+  );
 }
 
 /**
@@ -108,7 +141,7 @@ export type EachOrNone = (
 ) => Promise<boolean[] | null>;
 
 /**
- * How many transactions of one kind of guarded write run at once (GuardedBatchedWrites). Such a
+ * How many transactions of one kind of guarded write run at once (eachOrNoneWrites). Such a
  * write follows a read of its own (an update reads the event first), so the writes of many
  * requests reach the batcher spread over many turns: batched per turn they made transactions of
  * one to three items on MySQL at 50 connections, each of them 4 round trips and a commit beside
@@ -119,69 +152,26 @@ export type EachOrNone = (
 export const GUARDED_BATCHES_IN_FLIGHT = 2;
 
 /**
- * BatchedWrites for guarded items: the items of one turn go out in one transaction, each answered
- * by its own guard (false: it changed no row, nothing of that item written). When the server
- * refuses or rolls back the transaction (a deadlock), each item goes alone; when its fate is
- * unknown, every item gets the error. At most `maxInFlight` such transactions run at once: the
- * items arriving meanwhile wait, and go out together in the next (TurnBatcher). Every item is
- * answered within `deadlineMs` of its call (TurnBatcher).
+ * BatchedWrites of guarded items (Sql.batchedGuarded): the items of a batch go out in one
+ * transaction (EachOrNone), each answered by its own guard (false: it changed no row, nothing of
+ * that item written). When the server refuses or rolls back the transaction (a deadlock), each
+ * item goes alone. At most `maxInFlight` such transactions run at once, so that the items
+ * arriving meanwhile go out together in the next.
  */
-export class GuardedBatchedWrites<T> {
-  private readonly batcher: TurnBatcher<T>;
-
-  constructor(
-    private readonly write: GuardedBatchedWrite<T>,
-    private readonly eachOrNone: EachOrNone,
-    deadlineMs: number,
-    maxInFlight = GUARDED_BATCHES_IN_FLIGHT,
-  ) {
-    this.batcher = new TurnBatcher((batch) => this.runBatch(batch), deadlineMs, maxInFlight);
-  }
-
-  add(item: T): Promise<boolean> {
-    return this.batcher.add(item);
-  }
-
-  private runBatch(batch: readonly Pending<T>[]): Promise<void> {
-    return answerBatch(
-      batch,
-      (item) => this.write.alone(item),
-      (items) => {
-        const guards = this.write.guards(items);
-        if (guards === null) return null;
-        return this.eachOrNone(guards, (outcomes) => this.write.follow(items.filter((_, i) => outcomes[i])));
-      },
-    );
-  }
-}
-
-/**
- * Answers a batch (BatchedWrites, GuardedBatchedWrites): a batch of more than one item goes
- * `together` (null: these items cannot go together), which resolves with each item's outcome once
- * committed, or null when nothing of it was kept (refused or rolled back whole): then, as a batch of
- * one, each item goes `alone`, with its own outcome. When together's fate is unknown (it throws),
- * every item gets its error and nothing is retried.
- */
-async function answerBatch<T>(
-  batch: readonly Pending<T>[],
-  alone: (item: T) => Promise<boolean>,
-  together: (items: readonly T[]) => Promise<readonly boolean[] | null> | null,
-): Promise<void> {
-  if (batch.length > 1) {
-    const outcome = together(batch.map(({ item }) => item));
-    if (outcome !== null) {
-      let outcomes: readonly boolean[] | null;
-      try {
-        outcomes = await outcome;
-      } catch (error) {
-        for (const { reject } of batch) reject(error);
-        return;
-      }
-      if (outcomes !== null) {
-        for (const [i, { resolve }] of batch.entries()) resolve(outcomes[i] as boolean);
-        return;
-      }
-    }
-  }
-  await Promise.all(batch.map(({ item, resolve, reject }) => alone(item).then(resolve, reject)));
+export function eachOrNoneWrites<T>(
+  write: GuardedBatchedWrite<T>,
+  eachOrNone: EachOrNone,
+  deadlineMs: number,
+  maxInFlight = GUARDED_BATCHES_IN_FLIGHT,
+): BatchedWrites<T> {
+  return new BatchedWrites(
+    write.alone,
+    (items) => {
+      const guards = write.guards(items);
+      if (guards === null) return null;
+      return eachOrNone(guards, (passed) => write.follow(items.filter((_, i) => passed[i])));
+    },
+    deadlineMs,
+    maxInFlight,
+  );
 }

@@ -1,12 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
-  type AllOrNone,
+  allOrNoneWrites,
   type BatchedWrite,
-  BatchedWrites,
-  type EachOrNone,
+  eachOrNoneWrites,
   type GuardedBatchedWrite,
-  GuardedBatchedWrites,
   type Together,
 } from './batched-writes.js';
 import { isRefusedByServer, isRolledBack } from './database-errors.js';
@@ -251,13 +249,13 @@ export class Sql {
   /**
    * A write that the requests of one turn of the event loop may share (BatchedWrite): returns the
    * function that writes one item, resolving with whether it took effect, once durable. On MySQL
-   * the items of a turn go out together (BatchedWrites); on SQLite each goes `alone` at once, as
+   * the items of a turn go out together (allOrNoneWrites); on SQLite each goes `alone` at once, as
    * the connection's group commit already shares one transaction among them. Every item reports
    * to WriteHealth.
    */
   batched<T>(write: BatchedWrite<T>): (item: T) => Promise<boolean> {
     if (!this.isMysql) return write.alone;
-    const writes = new BatchedWrites(write, this.allOrNone, this.batchDeadlineMs);
+    const writes = allOrNoneWrites(write, (together, rows) => this.allOrNone(together, rows), this.batchDeadlineMs);
     return (item) => this.writeHealth.track(writes.add(item));
   }
 
@@ -266,12 +264,12 @@ export class Sql {
    * function that writes one item, resolving with whether its guard changed a row, once durable.
    * On MySQL the items of a turn go out in one transaction, each decided by its own guard, and the
    * items arriving while GUARDED_BATCHES_IN_FLIGHT such transactions run go out together in the
-   * next (GuardedBatchedWrites); on SQLite each goes `alone` at once (the group commit shares one
+   * next (eachOrNoneWrites); on SQLite each goes `alone` at once (the group commit shares one
    * transaction among them already). Every item reports to WriteHealth.
    */
   batchedGuarded<T>(write: GuardedBatchedWrite<T>): (item: T) => Promise<boolean> {
     if (!this.isMysql) return write.alone;
-    const writes = new GuardedBatchedWrites(write, this.eachOrNone, this.batchDeadlineMs);
+    const writes = eachOrNoneWrites(write, (guards, follow) => this.eachOrNone(guards, follow), this.batchDeadlineMs);
     return (item) => this.writeHealth.track(writes.add(item));
   }
 
@@ -383,8 +381,8 @@ export class Sql {
     }
   }
 
-  /** MySQL: BatchedWrites' transaction of several items (AllOrNone); neither retried nor tracked here. */
-  private readonly allOrNone: AllOrNone = async ({ statements, atomic }: Together, rows: number) => {
+  /** MySQL: the transaction of several items of allOrNoneWrites (AllOrNone); neither retried nor tracked here. */
+  private async allOrNone({ statements, atomic }: Together, rows: number): Promise<boolean> {
     const [first, ...rest] = statements;
     if (atomic && rest.length === 0) {
       try {
@@ -401,16 +399,20 @@ export class Sql {
       return true;
     });
     return committed ?? false;
-  };
+  }
 
-  /** MySQL: GuardedBatchedWrites' transaction (EachOrNone); neither retried nor tracked here. */
-  private readonly eachOrNone: EachOrNone = (guards, follow) =>
-    this.batchTransaction(async (runner) => {
+  /** MySQL: the transaction of eachOrNoneWrites (EachOrNone); neither retried nor tracked here. */
+  private eachOrNone(
+    guards: readonly SqlStatement[],
+    follow: (passed: readonly boolean[]) => readonly SqlStatement[],
+  ): Promise<boolean[] | null> {
+    return this.batchTransaction(async (runner) => {
       const passed: boolean[] = [];
       for (const guard of guards) passed.push((await changedBy(runner, guard)) > 0);
       if (passed.some(Boolean)) for (const statement of follow(passed)) await changedBy(runner, statement);
       return passed;
     });
+  }
 
   /**
    * MySQL: the transaction of a batch (AllOrNone, EachOrNone), at BATCH_ISOLATION, on a connection

@@ -3,6 +3,7 @@ import request, { type Response } from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { DataSource } from 'typeorm';
 import { BatchedWrites } from '../../src/database/batched-writes.js';
+import { Sql } from '../../src/database/sql.js';
 import { SqliteGroupCommit } from '../../src/database/sqlite-group-commit.js';
 import { SpecialEvent } from '../../src/special-events/special-event.entity.js';
 import { MysqlSpecialEventsRepository } from '../../src/special-events/special-events.repository.mysql.js';
@@ -89,9 +90,9 @@ async function sendTogether(requests: readonly { method: 'POST' | 'DELETE'; even
 
 /**
  * Records the batches the writes form: the group commit's transactions on SQLite; on MySQL the
- * batched writes' batches (Sql.batched), the store's INSERTs (events per statement, batched or
- * alone) and the batches' all-or-none transactions, here `DELETE … IN`s (whether each committed
- * or fell back to row-by-row deletes).
+ * batched writes' batches (Sql.batched, Sql.batchedGuarded), the store's INSERTs (events per
+ * statement, batched or alone) and the batches' all-or-none transactions (Sql's allOrNone), here
+ * `DELETE … IN`s (whether each committed or fell back to row-by-row deletes).
  */
 function recordBatches() {
   const mysql = t.app.get(DataSource).options.type === 'mysql';
@@ -103,9 +104,13 @@ function recordBatches() {
     );
     return { mysql, batches: () => sizes(runBatch), inserts: () => [], deletesIn: async () => [] };
   }
-  type Batching = Record<'runBatch' | 'allOrNone', (b: unknown[]) => unknown>;
+  type Batching = Record<'runBatch', (b: unknown[]) => unknown>;
   const runBatch = vi.spyOn(BatchedWrites.prototype as unknown as Batching, 'runBatch');
-  const allOrNone = vi.spyOn(BatchedWrites.prototype as unknown as Batching, 'allOrNone');
+  // Called with a batch's statements and the rows its first must change: one per item.
+  const allOrNone = vi.spyOn(
+    Sql.prototype as unknown as Record<'allOrNone', (together: unknown, rows: number) => Promise<boolean>>,
+    'allOrNone',
+  );
   const insertEvents = vi.spyOn(
     MysqlSpecialEventsRepository.prototype as unknown as Record<'insertEvents', (b: unknown[]) => unknown>,
     'insertEvents',
@@ -116,8 +121,8 @@ function recordBatches() {
     inserts: () => sizes(insertEvents),
     deletesIn: async () =>
       Promise.all(
-        allOrNone.mock.calls.map(async ([ids], i) => ({
-          ids: (ids as unknown[]).length,
+        allOrNone.mock.calls.map(async ([, rows], i) => ({
+          ids: rows,
           committed: (await allOrNone.mock.results[i].value) as boolean,
         })),
       ),
