@@ -101,7 +101,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // may take, its wait for a connection included, however many statements it runs). Only MySQL's
   // waits read that deadline (a pooled connection, a write slot, a statement's timeout); on SQLite
   // nothing does, and its AsyncLocalStorage context and 'close' listener were work on every request
-  // for nothing (docs/performance.md, "Where the time went").
+  // for nothing (docs/performance-history.md, "Where the time went").
   const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
   const goOn =
     config.database.type === 'mysql'

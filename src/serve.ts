@@ -9,7 +9,7 @@ import { type AppConfig, ConfigError, loadConfig } from './config/app-config.js'
  * Under load, V8 lets the old generation grow to up to four times the live heap between full
  * collections, which showed as RSS far above what the service holds. 1.75 times the live heap
  * gives more but smaller full collections and no measurable change in GC time (the figures are
- * in docs/performance.md). A `--heap-growing-percent` given to node on the command line wins
+ * in docs/performance-history.md). A `--heap-growing-percent` given to node on the command line wins
  * (NODE_OPTIONS cannot carry it; `=0` restores V8's adaptive factor).
  */
 function boundHeapGrowth(): void {

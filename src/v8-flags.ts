@@ -6,12 +6,12 @@
  * 64 MiB semi-spaces) on a 64-bit machine, while the service holds ~40 MiB. A bound on the
  * semi-space takes effect only when given before the heap is set up, that is on node's command
  * line or in NODE_OPTIONS: `v8.setFlagsFromString` at run time changes nothing (measured; the
- * figures are in docs/performance.md).
+ * figures are in docs/performance-history.md).
  *
  * 0: V8's own sizing. A bound buys memory with throughput: measured with `npm run bench:compare`
  * against the build before on a quiet machine, 4 MiB (peak RSS 195–199 MiB against 290–312) read
  * gets at 0.76 of it and creates at 0.87 (p99 3.6× and 1.2×), 16 MiB gets at 0.81 and creates at
- * 0.89, V8's own 0.97 and 0.93 (docs/performance.md). A deployment that needs the memory more
+ * 0.89, V8's own 0.97 and 0.93 (docs/performance-history.md). A deployment that needs the memory more
  * gives its own value on the command line or in NODE_OPTIONS, which wins.
  */
 export const SEMI_SPACE_MIB = 0;

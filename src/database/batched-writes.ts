@@ -147,7 +147,7 @@ export type EachOrNone = (
  * one to three items on MySQL at 50 connections, each of them 4 round trips and a commit beside
  * its guards. Two at a time, the items arriving while they run wait for one of them and go out
  * together (group commit): batches of about 5 to 40 items at the same load, and PATCH went from
- * about 0.4 to about 0.7 of POST's req/s (docs/performance.md, issue 50).
+ * about 0.4 to about 0.7 of POST's req/s (docs/performance-history.md, issue 50).
  */
 export const GUARDED_BATCHES_IN_FLIGHT = 2;
 

@@ -26,7 +26,7 @@ function randomBytes16(): Buffer {
  * seeded from the random bits, so that the ids of one process ascend), but with its random bits
  * taken from a pool filled 4 KiB at a time, as node:crypto's `randomUUID` does: uuid draws 16
  * bytes through WebCrypto's `getRandomValues` for every id, 3.4% of a create's CPU
- * (docs/performance.md, "Where the time went").
+ * (docs/performance-history.md, "Where the time went").
  */
 export function uuidv7(now: number = Date.now()): string {
   const random = randomBytes16();

@@ -40,7 +40,7 @@ const BODY_ERRORS: Readonly<Record<string, { status: number; detail: string }>> 
  * after the 401), and other routes (deletes, health) never touch it. A guard rather than an
  * interceptor: it must run after authentication and before the pipes, which both do, but Nest
  * runs interceptors through an rxjs pipeline that cost a measurable share of a create
- * (docs/performance.md), and guards as a plain awaited loop.
+ * (docs/performance-history.md), and guards as a plain awaited loop.
  *
  * The media types it accepts are the handler's `@ApiConsumes(...)`, so that the document and the
  * service agree (e.g. `application/merge-patch+json` for a PATCH); without it, application/json.

@@ -10,7 +10,7 @@ const storage = new AsyncLocalStorage<RequestContext>();
 /**
  * Whether the request id follows everything a request does (its database queries, a module's log
  * lines) through AsyncLocalStorage. On Node 20, a store that has been entered turns on a promise
- * hook for every promise of the process, a measurable cost per request (docs/performance.md). So it is
+ * hook for every promise of the process, a measurable cost per request (docs/performance-history.md). So it is
  * on where per-request lines exist to be read, LOG_LEVEL=debug and trace, and off at info and
  * above, where the lines a request can produce (its request line, the error filter's lines) carry
  * the id explicitly.
