@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface.js';
+import cors from 'cors';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -93,7 +94,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('trust proxy', typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy);
   // What clientAddress counts an IPv6 client by: its prefix, not its address.
   app.set(CLIENT_IPV6_PREFIX_SETTING, config.clientIpv6Prefix);
-  if (config.corsOrigins.length > 0 || config.publicRead.enabled) app.enableCors(corsOptionsOf(app, config));
+  // CORS_ORIGINS set: every request goes through CORS, since any of them may come from a listed
+  // origin. Public read alone: only an anonymous public request or its preflight gets CORS
+  // headers (any other gets none), so only those enter the CORS middleware, from the layer below:
+  // a layer of its own and its decision were work on every request with credentials for nothing.
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptionsOf(app, config));
+  const publicCors = config.corsOrigins.length === 0 && config.publicRead.enabled ? publicCorsOf(app) : undefined;
   // After CORS (preflights are answered there), before any route, in one layer (each layer is
   // work on every request): a write from another site's page is refused (crossSiteWriteRefusal),
   // a path that is not valid percent-encoding is escaped (escapeMalformedPercentEncoding), and
@@ -111,13 +117,21 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // Last, a read starts within the turn's budget or waits for a later turn (TurnBudget); writes and
   // health checks go on at once (mayWaitForTurn).
   const turns = new TurnBudget();
-  app.use((request: Request, response: Response, next: NextFunction) => {
+  const onward = (request: Request, response: Response, next: NextFunction): void => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
     if (refusesOutsideDocsPageFiles(request, response)) return;
     if (mayWaitForTurn(request.method, request.url)) turns.run(goOn, request, response, next);
     else goOn(request, response, next);
-  });
+  };
+  app.use(
+    publicCors === undefined
+      ? onward
+      : (request: Request, response: Response, next: NextFunction) => {
+          if (publicCors.wanted(request)) publicCors.apply(request, response, () => onward(request, response, next));
+          else onward(request, response, next);
+        },
+  );
   answerMalformedHttpWithProblems(app.getHttpServer() as Server, config.headersTimeoutMs);
   deferContinueToBodyReader(app.getHttpServer() as Server);
   deferUnmetExpectations(app.getHttpServer() as Server);
@@ -128,12 +142,28 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
 type CorsRequest = { method: string; path: string; headers: Record<string, string | string[] | undefined> };
 
 /**
- * The CORS options of each request. Public read (PUBLIC_READ=true): a request without
- * credentials on a public route, or its preflight, may come from any origin and gets `*` (never
- * with credentials); everything else follows CORS_ORIGINS as without it: a listed origin gets
- * CORS headers, any other origin none (but Vary: Origin). Preflights are answered by the CORS
- * middleware, 204 without credentials, so they never reach authentication. Each answer is one of
- * four objects made here once.
+ * CORS with public read on and CORS_ORIGINS empty: `wanted` is true for an anonymous public
+ * request or its preflight, which `apply` answers as corsOptionsOf would (PUBLIC_CORS: a
+ * preflight gets its 204 there); every other request would get no CORS header from it.
+ */
+function publicCorsOf(app: NestExpressApplication): {
+  wanted: (request: CorsRequest) => boolean;
+  apply: (request: Request, response: Response, next: () => void) => void;
+} {
+  const isPublicPath = publicReadPaths(routesOf(app));
+  return {
+    wanted: (request) => isAnonymousPublicRequest(request, isPublicPath, sendsCredentials),
+    apply: cors(PUBLIC_CORS),
+  };
+}
+
+/**
+ * The CORS options of each request, with CORS_ORIGINS set. Public read (PUBLIC_READ=true): a
+ * request without credentials on a public route, or its preflight, may come from any origin and
+ * gets `*` (never with credentials); everything else follows CORS_ORIGINS as without it: a
+ * listed origin gets CORS headers, any other origin none (but Vary: Origin). Preflights are
+ * answered by the CORS middleware, 204 without credentials, so they never reach authentication.
+ * Each answer is one of four objects made here once.
  */
 function corsOptionsOf(
   app: NestExpressApplication,

@@ -451,6 +451,52 @@ describe('public read on', () => {
   });
 });
 
+describe('public read on without CORS_ORIGINS', () => {
+  const t = useTestApp({ PUBLIC_READ: 'true', PUBLIC_RATE_LIMIT: '100000' });
+
+  it('gives CORS headers to anonymous public reads and their preflights only', async () => {
+    const event = await createEvent(t);
+    const path = `/special-events/${event.eventId as string}`;
+    const preflight = await request(t.baseUrl)
+      .options(path)
+      .set('Origin', SITE_ORIGIN)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'if-none-match');
+    expectStatus(preflight, 204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD');
+    expect(preflight.headers['access-control-allow-headers']).toBe('If-None-Match');
+    expect(preflight.headers['access-control-max-age']).toBe('600');
+    const anonymous = await request(t.baseUrl).get(path).set('Origin', SITE_ORIGIN);
+    expectStatus(anonymous, 200);
+    expect(anonymous.headers['access-control-allow-origin']).toBe('*');
+    expect(anonymous.headers['access-control-expose-headers']).toBe('ETag,Link,Retry-After,X-Request-Id');
+    expect(anonymous.headers['access-control-allow-credentials']).toBeUndefined();
+    // With credentials, a write's preflight, or one that announces credentials: no origin is listed.
+    const answers = [
+      await request(t.baseUrl).get(path).set('Origin', SITE_ORIGIN).set('Authorization', AUTH),
+      ...(await Promise.all(
+        [
+          ['GET', 'authorization'],
+          ['PATCH', 'content-type'],
+        ].map(([method, headers]) =>
+          request(t.baseUrl)
+            .options(path)
+            .set('Origin', SITE_ORIGIN)
+            .set('Access-Control-Request-Method', method as string)
+            .set('Access-Control-Request-Headers', headers as string),
+        ),
+      )),
+    ];
+    expectStatus(answers[0] as Response, 200);
+    for (const answer of answers) {
+      expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      expect(answer.headers.vary ?? '').not.toMatch(/\bOrigin\b/);
+      expect(answer.status).not.toBe(204);
+    }
+  });
+});
+
 describe('public read: the rate limit', () => {
   const t = useTestApp({
     PUBLIC_READ: 'true',

@@ -1,4 +1,4 @@
-import type { ExecutionContext, OnApplicationShutdown } from '@nestjs/common';
+import type { CanActivate, ExecutionContext, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Sql } from '../database/sql.js';
@@ -10,18 +10,42 @@ import { clientAddress } from './basic.strategy.js';
 import { SharedWindowCounts } from './public-read-hits.js';
 import { hitCountsFor } from './public-read-hits.repository.js';
 
-/** The answer for a request that is not counted: one settled promise, shared. */
-const NOT_COUNTED = Promise.resolve(true);
-
 /**
  * The rate limit of anonymous reads (PUBLIC_RATE_LIMIT per PUBLIC_RATE_WINDOW_SECONDS and client
- * address): @nestjs/throttler's guard, global, after the Basic guard, counting only the requests
- * that guard let in without credentials, in the database that every instance shares
- * (SharedWindowCounts). The address is the one the failure limiter counts (TRUST_PROXY decides
- * whether a proxy may say it). The answer is this service's 429 problem with Retry-After; no
- * X-RateLimit headers, since public answers are cached and shared.
+ * address): a global guard after the Basic guard that hands the requests that guard let in
+ * without credentials to AnonymousReadCounter, and lets every other request through at once with
+ * a plain `true`. Nest awaits a promise a guard returns (an async call and turns of the microtask
+ * queue), and nearly every request here sends credentials: a settled promise for them was work on
+ * every request for a limit that only anonymous reads have.
  */
-export class PublicReadThrottler extends ThrottlerGuard implements OnApplicationShutdown {
+export class PublicReadThrottler implements CanActivate, OnModuleInit, OnApplicationShutdown {
+  private readonly counter: AnonymousReadCounter;
+
+  constructor(config: PublicReadConfig, sql: Sql, reflector: Reflector) {
+    this.counter = new AnonymousReadCounter(config, sql, reflector);
+  }
+
+  /** The library guard reads its options here (its throttlers), as it would as a guard of its own. */
+  onModuleInit(): Promise<void> {
+    return this.counter.onModuleInit();
+  }
+
+  onApplicationShutdown(): void {
+    this.counter.onApplicationShutdown();
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return isAnonymousRead(context.getArgByIndex<Request>(0)) ? this.counter.canActivate(context) : true;
+  }
+}
+
+/**
+ * @nestjs/throttler's guard, counting the anonymous reads in the database that every instance
+ * shares (SharedWindowCounts). The address is the one the failure limiter counts (TRUST_PROXY
+ * decides whether a proxy may say it). The answer is this service's 429 problem with
+ * Retry-After; no X-RateLimit headers, since public answers are cached and shared.
+ */
+class AnonymousReadCounter extends ThrottlerGuard implements OnApplicationShutdown {
   private readonly counts: SharedWindowCounts;
 
   constructor(config: PublicReadConfig, sql: Sql, reflector: Reflector) {
@@ -39,15 +63,14 @@ export class PublicReadThrottler extends ThrottlerGuard implements OnApplication
   }
 
   /**
-   * Nearly every request here sends credentials, and only the anonymous reads count: the others
-   * are let through at once. An anonymous read goes straight to the library's handleRequest
-   * (count, limit, 429) with the one configured throttler: the base class would first read six
-   * pieces of route metadata (@Throttle, @SkipThrottle and the like) per request, about 2% of an
-   * anonymous list's CPU, and no route here sets any. Such a decorator would therefore be
-   * ignored: the limit is the configuration's, for every public route alike (docs/api.md).
+   * An anonymous read (PublicReadThrottler hands over no other) goes straight to the library's
+   * handleRequest (count, limit, 429) with the one configured throttler: the base class would
+   * first read six pieces of route metadata (@Throttle, @SkipThrottle and the like) per request,
+   * about 2% of an anonymous list's CPU, and no route here sets any. Such a decorator would
+   * therefore be ignored: the limit is the configuration's, for every public route alike
+   * (docs/api.md).
    */
   override canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!isAnonymousRead(context.getArgByIndex<Request>(0))) return NOT_COUNTED;
     const throttler = this.throttlers[0];
     if (throttler === undefined) return super.canActivate(context);
     const { limit, ttl } = throttler as { limit: number; ttl: number };
