@@ -76,7 +76,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     this.publicRead = config.publicRead.enabled;
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  override canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const route = this.routeOf(context);
     if (route.isPublic) return true;
     // The request and response by index: switchToHttp() builds three closures on every call.
@@ -87,8 +87,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     }
     // Before anything can answer (the 401 included): what is behind credentials is the caller's.
     applyCachePolicy(context.getArgByIndex<Response>(1), route.cacheControl);
-    await this.authenticate(context, request);
-    return true;
+    return this.authenticate(context, request);
   }
 
   /**
@@ -116,9 +115,12 @@ export class BasicAuthGuard extends AuthGuard('basic') {
 
   /**
    * Sets `request.user`, or throws 401 (no valid credentials), 429 (a guesser: FailureLimiter) or
-   * 503 (no password check could start in time: HashGate).
+   * 503 (no password check could start in time: HashGate). Credentials whose verdict is cached
+   * (nearly every request) are decided here and now, with a plain `true` or a throw: Nest awaits
+   * a promise a guard returns (an async call and turns of the microtask queue), and a guard's
+   * throw reaches the exception filters as its rejection would. Only the others wait, in `check`.
    */
-  private async authenticate(context: ExecutionContext, request: Request): Promise<void> {
+  private authenticate(context: ExecutionContext, request: Request): true | Promise<true> {
     // The credentials' one keyed hash for this request: the cache key, and all that is kept of them.
     const presented = this.verifier.present(request);
     // No credentials, or a header that is not Basic credentials: nothing was guessed, nothing counts.
@@ -138,12 +140,17 @@ export class BasicAuthGuard extends AuthGuard('basic') {
       }
       this.limiter.succeeded(address, username);
       request.user = cached;
-      return;
+      return true;
     }
+    return this.check(context, presented.key, address, username);
+  }
+
+  /** The credentials' check through the strategy (passport, the password hash): see authenticate. */
+  private async check(context: ExecutionContext, key: string, address: string, username: string): Promise<true> {
     // Counted before the check starts, so that concurrent guesses count at once; but once per
     // set of credentials in flight from an address, since those requests share one check
     // (single-flight): forty concurrent first requests of one valid user are one attempt, not forty.
-    const attempt = `${address}\n${presented.key}`;
+    const attempt = `${address}\n${key}`;
     const waiting = this.checking.get(attempt) ?? 0;
     const counted = waiting === 0;
     this.checking.set(attempt, waiting + 1);
@@ -165,6 +172,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     }
     if (counted) this.limiter.withdraw(address, username);
     this.limiter.succeeded(address, username);
+    return true;
   }
 
   override handleRequest<TUser = AuthenticatedUser>(error: unknown, user: TUser | false): TUser {
