@@ -109,8 +109,10 @@ export function sessionStart(session: Session, timeZone: string): number {
 
 /** The session items of `dates` (an event's date items), once each, in stored order: the keys of its session seats. */
 export function sessionItems(dates: readonly string[]): string[] {
+  // Most events have no session: the length-and-`T` test spares them the pattern and the set.
+  if (!dates.some(mayBeSession)) return [];
   const items = new Set<string>();
-  for (const item of dates) if (sessionOf(item) !== null) items.add(item);
+  for (const item of dates) if (mayBeSession(item) && sessionOf(item) !== null) items.add(item);
   return [...items];
 }
 

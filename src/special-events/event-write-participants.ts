@@ -84,7 +84,12 @@ export class EventWriteParticipants {
   /** Every participant's statements for `change`, in the order they joined. */
   statementsFor(change: EventChange): readonly SqlStatement[] {
     if (this.participants.length === 0) return NONE;
-    return this.participants.flatMap((participant) => participant.statementsFor(change));
+    // A loop, not flatMap: every event write asks, and most participants return one statement or none.
+    const statements: SqlStatement[] = [];
+    for (const participant of this.participants) {
+      for (const statement of participant.statementsFor(change)) statements.push(statement);
+    }
+    return statements;
   }
 
   /**

@@ -36,12 +36,12 @@ export const GIVE_SESSION_SEAT_SQL =
 
 /** The session rows of new events (none: null). */
 export function insertSessionRows(events: readonly SpecialEvent[]): SqlStatement | null {
-  const rows = events.flatMap((event) => sessionItems(event.dates).map((session) => [event.eventId, session]));
-  if (rows.length === 0) return null;
-  return {
-    sql: `INSERT INTO special_event_sessions (event_id, session) VALUES ${rows.map(() => '(?, ?)').join(', ')}`,
-    parameters: rows.flat(),
-  };
+  // Loops, not flatMap: every create asks, and most events have no session (no row, null).
+  const parameters: string[] = [];
+  for (const event of events) for (const session of sessionItems(event.dates)) parameters.push(event.eventId, session);
+  if (parameters.length === 0) return null;
+  const values = Array.from({ length: parameters.length / 2 }, () => '(?, ?)').join(', ');
+  return { sql: `INSERT INTO special_event_sessions (event_id, session) VALUES ${values}`, parameters };
 }
 
 /**
