@@ -580,7 +580,11 @@ describe('the migration', () => {
         const rows = (await upgraded.query(
           'SELECT day, sold, weekday, hours_open, hours_opens_at, hours_closes_at, hours_capacity, hours_slot_minutes, hours_slot_capacity FROM museum_general_admissions ORDER BY day',
         )) as Record<string, unknown>[];
-        expect(rows.map((row) => Object.values(row).map((value) => (value === null ? null : String(value))))).toEqual([
+        expect(
+          rows.map((row) =>
+            Object.values(row).map((value) => (value === null ? null : String(value as string | number))),
+          ),
+        ).toEqual([
           ['2090-06-04', '3', '7', '1', '660', '780', '50', '15', '5'], // Sunday, its exception
           ['2090-06-05', '3', '1', '0', null, null, null, null, null], // Monday: closed
           ['2090-06-06', '3', '2', '1', '570', '1020', '200', '30', '20'], // Tuesday's grid
