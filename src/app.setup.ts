@@ -15,6 +15,7 @@ import { escapeMalformedPercentEncoding } from './common/http/malformed-path.js'
 import { isAnonymousPublicRequest, PUBLIC_CORS, publicReadPaths } from './common/http/public-read.js';
 import { installRouteDefaults, routesOf } from './common/http/routes.js';
 import { requestObserver } from './common/http/request-observer.js';
+import { mayWaitForTurn, TurnBudget } from './common/http/turn-budget.js';
 import { answeredUnservable, boundHeaderTime, deferUnmetExpectations } from './common/http/request-framing.js';
 import { apiSecurityHeaderLines } from './common/http/security-headers.js';
 import { directLogs, flushLogs, processLogger } from './common/logging/log-output.js';
@@ -113,10 +114,16 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     config.database.type === 'mysql'
       ? requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs)
       : (_request: Request, _response: Response, next: NextFunction) => next();
+  // Last, an anonymous read starts within the turn's budget or waits for a later turn (TurnBudget);
+  // requests with credentials, writes and health checks go on at once (mayWaitForTurn).
+  const turns = new TurnBudget();
   const onward = (request: Request, response: Response, next: NextFunction): void => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
-    if (!refusesOutsideDocsPageFiles(request, response)) goOn(request, response, next);
+    if (refusesOutsideDocsPageFiles(request, response)) return;
+    if (mayWaitForTurn(request.method, request.url, sendsCredentials(request.headers)))
+      turns.run(goOn, request, response, next);
+    else goOn(request, response, next);
   };
   app.use(
     publicCors === undefined

@@ -1,0 +1,96 @@
+import type { NextFunction, Request, Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { mayWaitForTurn, TurnBudget } from './turn-budget.js';
+
+/** The check phase's queue so far has run (what was queued before this). */
+const afterQueued = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A budget of 15 ms on a clock that each unit moves on by `unitMs`; `ran` lists the units' ids. */
+function budgetOf(unitMs: number) {
+  let now = 0;
+  const ran: number[] = [];
+  const budget = new TurnBudget(15, () => now);
+  const unit = (request: Request, _response: Response, next: NextFunction): void => {
+    now += unitMs;
+    ran.push((request as unknown as { id: number }).id);
+    next();
+  };
+  const nexts: number[] = [];
+  const give = (id: number): void =>
+    budget.run(unit, { id } as unknown as Request, {} as Response, (() => nexts.push(id)) as NextFunction);
+  return { budget, give, ran, nexts };
+}
+
+describe('TurnBudget', () => {
+  it('runs units at once, with their arguments, while the turn has budget and nothing waits', () => {
+    const { budget, give, ran, nexts } = budgetOf(1);
+    for (const id of [1, 2, 3]) give(id);
+    expect(ran).toEqual([1, 2, 3]);
+    expect(nexts).toEqual([1, 2, 3]);
+    expect(budget.waitingUnits).toBe(0);
+  });
+
+  it('past the budget, leaves the rest to later turns in order, one budget each', async () => {
+    const { budget, give, ran } = budgetOf(10);
+    for (const id of [1, 2, 3, 4, 5]) give(id);
+    // 0 and 10 ms into the turn: started; 20: over 15, so 3, 4 and 5 wait.
+    expect(ran).toEqual([1, 2]);
+    expect(budget.waitingUnits).toBe(3);
+    await afterQueued();
+    // The same turn's check phase, a budget of its own: 3 and 4, and 5 goes to the next turn.
+    expect(ran).toEqual([1, 2, 3, 4]);
+    expect(budget.waitingUnits).toBe(1);
+    await afterQueued();
+    expect(ran).toEqual([1, 2, 3, 4, 5]);
+    expect(budget.waitingUnits).toBe(0);
+  });
+
+  it('keeps the order: a unit given while others wait waits behind them, budget or not', async () => {
+    const { give, ran } = budgetOf(20);
+    give(1);
+    give(2);
+    expect(ran).toEqual([1]);
+    await afterQueued();
+    // 2 started a new budget in the check phase and overran it; the next turn's first unit waits.
+    expect(ran).toEqual([1, 2]);
+    give(3);
+    give(4);
+    expect(ran).toEqual([1, 2]);
+    await afterQueued();
+    await afterQueued();
+    expect(ran).toEqual([1, 2, 3, 4]);
+  });
+
+  it('opens a fresh budget in a later turn once nothing waits', async () => {
+    const { give, ran } = budgetOf(20);
+    give(1);
+    await afterQueued();
+    give(2);
+    expect(ran).toEqual([1, 2]);
+  });
+});
+
+describe('mayWaitForTurn', () => {
+  it('lets an anonymous read wait for a later turn', () => {
+    expect(mayWaitForTurn('GET', '/special-events', false)).toBe(true);
+    expect(mayWaitForTurn('HEAD', '/special-events/a0000000-0000-4000-8000-000000000000', false)).toBe(true);
+    expect(mayWaitForTurn('GET', '/calendar/abc.ics?startDate=2027-01-01', false)).toBe(true);
+  });
+
+  it('never a read with credentials: the staff and the apps go first, and their p99 stays', () => {
+    expect(mayWaitForTurn('GET', '/special-events', true)).toBe(false);
+    expect(mayWaitForTurn('HEAD', '/special-events', true)).toBe(false);
+  });
+
+  it('never a write (a turn’s writes share one commit), with credentials or without', () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(mayWaitForTurn(method, '/special-events', false), method).toBe(false);
+      expect(mayWaitForTurn(method, '/special-events', true), method).toBe(false);
+    }
+  });
+
+  it('never a health check, so that a probe beside a flood measures the loop', () => {
+    expect(mayWaitForTurn('GET', '/health/live', false)).toBe(false);
+    expect(mayWaitForTurn('GET', '/health/ready', false)).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * How long one turn of the event loop may go on starting requests, in ms. Under a flood every
+ * connection's request is read in the same turn (48 of 50 in the bench's flood, measured): a
+ * turn then did 50 requests' work, ~25 ms on one core at 2,000 req/s and far more on a busy
+ * machine, and a garbage collection falling into it took it past 50 ms. What is left after this
+ * goes on in the next turns, in the order it came, so the loop comes round (timers, a liveness
+ * probe, the sockets' reads) between them. docs/performance-history.md has the figures.
+ */
+export const TURN_BUDGET_MS = 15;
+
+/**
+ * Whether a request may wait for a later turn (TurnBudget): an anonymous read (GET or HEAD without
+ * an Authorization header) may; nothing else does.
+ * - A write never waits: the writes of one turn share one commit (SQLite's group commit, MySQL's
+ *   batched creates, deletes and updates), and held back past the budget a turn's writes went out
+ *   in four or five commits instead of one, each with its own fsync.
+ * - A read with credentials never waits: at 50 connections a read moved to a later turn answers
+ *   later, and the quiet bench put the authenticated get's p99 at 1.22× and 1.50× of the build
+ *   without the budget (docs/performance.md). The staff's and the apps' own calls go first.
+ * - A health check never waits, so that a probe beside a flood measures the loop, not its queue.
+ * The long turns the budget is for are floods of anonymous reads (the public list, feeds, pages):
+ * anyone can send them, and they are what a turn of 50 connections' requests is made of.
+ */
+export function mayWaitForTurn(method: string, url: string, sendsCredentials: boolean): boolean {
+  return (method === 'GET' || method === 'HEAD') && !sendsCredentials && !url.startsWith('/health/');
+}
+
+type Clock = () => number;
+/** A unit of work: an Express middleware with its arguments (no closure per request). */
+type Unit = (request: Request, response: Response, next: NextFunction) => void;
+
+/**
+ * Starts units of work in the order given, at most `budgetMs` of them per turn of the event loop
+ * (a unit that starts within the budget runs to its end: the budget bounds when the last one
+ * starts). Within the budget, and with nothing waiting, a unit runs at once (nothing is
+ * scheduled); past it, units wait for a later turn, each as its own `setImmediate` callback, so
+ * that the promises a unit starts settle before the next unit is timed.
+ *
+ * A turn's budget opens with the first unit started in it and is closed by a `setImmediate`
+ * queued then: it runs in the same turn, after the sockets' callbacks (the poll phase) and before
+ * every unit that was made to wait there (queued later), which then start a budget of their own in
+ * the check phase; whatever is still over is queued again for the next turn. So a turn does at
+ * most two budgets of units, one while reading sockets and one after, or one under a steady flood
+ * (units wait as long as any waits, to keep the order).
+ */
+export class TurnBudget {
+  /** When the open budget started; -1: none open. */
+  private openedAt = -1;
+  /** Units made to wait and not started yet. */
+  private waiting = 0;
+  private readonly closeBudget = (): void => {
+    this.openedAt = -1;
+  };
+
+  constructor(
+    private readonly budgetMs: number = TURN_BUDGET_MS,
+    private readonly now: Clock = () => performance.now(),
+  ) {}
+
+  /** Runs `unit` now if the turn's budget allows and nothing waits, or in a later turn. */
+  run(unit: Unit, request: Request, response: Response, next: NextFunction): void {
+    if (this.waiting === 0 && this.withinBudget()) {
+      unit(request, response, next);
+      return;
+    }
+    this.waiting++;
+    setImmediate(this.later, unit, request, response, next);
+  }
+
+  /** How many units wait for a later turn (for tests and metrics). */
+  get waitingUnits(): number {
+    return this.waiting;
+  }
+
+  private readonly later = (unit: Unit, request: Request, response: Response, next: NextFunction): void => {
+    if (!this.withinBudget()) {
+      // Queued during the check phase: the next turn's.
+      setImmediate(this.later, unit, request, response, next);
+      return;
+    }
+    this.waiting--;
+    unit(request, response, next);
+  };
+
+  /** Opens a budget if none is open; whether the open one has time left. */
+  private withinBudget(): boolean {
+    const now = this.now();
+    if (this.openedAt < 0) {
+      this.openedAt = now;
+      setImmediate(this.closeBudget);
+      return true;
+    }
+    return now - this.openedAt < this.budgetMs;
+  }
+}
