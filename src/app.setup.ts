@@ -110,19 +110,22 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // nothing does, and its AsyncLocalStorage context and 'close' listener were work on every request
   // for nothing (docs/performance-history.md, "Where the time went").
   const refusesCrossSiteWrite = crossSiteWriteRefusal(config.corsOrigins);
-  const goOn =
-    config.database.type === 'mysql'
-      ? requestDeadline(config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs)
-      : (_request: Request, _response: Response, next: NextFunction) => next();
-  // Last, an anonymous read starts within the turn's budget or waits for a later turn (TurnBudget);
-  // requests with credentials, writes and health checks go on at once (mayWaitForTurn).
+  // Last, an anonymous read starts within the turn's budget or waits for a later turn (TurnBudget),
+  // and on MySQL what it does after each read is paced the same way (afterDatabaseWait); requests
+  // with credentials, writes and health checks go on at once (mayWaitForTurn).
   const turns = new TurnBudget();
+  const deadlineMs = config.databasePool.acquireTimeoutMs + config.databasePool.queryTimeoutMs;
+  const mysql = config.database.type === 'mysql';
+  const goOn = mysql
+    ? requestDeadline(deadlineMs)
+    : (_request: Request, _response: Response, next: NextFunction) => next();
+  const goOnPaced = mysql ? requestDeadline(deadlineMs, turns) : goOn;
   const onward = (request: Request, response: Response, next: NextFunction): void => {
     if (refusesCrossSiteWrite(request, response)) return;
     escapeMalformedPercentEncoding(request);
     if (refusesOutsideDocsPageFiles(request, response)) return;
     if (mayWaitForTurn(request.method, request.url, sendsCredentials(request.headers)))
-      turns.run(goOn, request, response, next);
+      turns.run(goOnPaced, request, response, next);
     else goOn(request, response, next);
   };
   app.use(

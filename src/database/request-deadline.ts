@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
+import type { TurnBudget } from '../common/http/turn-budget.js';
 
 /**
  * One deadline for all the database work a request does. Each statement has its own timeout
@@ -15,14 +16,23 @@ import type { NextFunction, Request, Response } from 'express';
 interface RequestWindow {
   readonly deadlineAt: number;
   open: boolean;
+  /** The turn budget that paces the request's work after each database wait (afterDatabaseWait). */
+  readonly turns: TurnBudget | undefined;
 }
 
 const windows = new AsyncLocalStorage<RequestWindow>();
 
-/** Express middleware: the request's database work has `ms` in all, from now. */
-export function requestDeadline(ms: number): (request: Request, response: Response, next: NextFunction) => void {
+/**
+ * Express middleware: the request's database work has `ms` in all, from now. With `turns`, what
+ * the request does after each of its reads is paced by that turn budget too (afterDatabaseWait):
+ * for the requests whose start it paces (anonymous reads, mayWaitForTurn).
+ */
+export function requestDeadline(
+  ms: number,
+  turns?: TurnBudget,
+): (request: Request, response: Response, next: NextFunction) => void {
   return (_request, response, next) => {
-    const window: RequestWindow = { deadlineAt: Date.now() + ms, open: true };
+    const window: RequestWindow = { deadlineAt: Date.now() + ms, open: true, turns };
     response.once('close', () => {
       window.open = false;
     });
@@ -35,4 +45,13 @@ export function withinRequestDeadline(bound: number): number {
   const window = windows.getStore();
   if (window === undefined || !window.open) return bound;
   return Math.max(1, Math.min(bound, window.deadlineAt - Date.now()));
+}
+
+/**
+ * Whether the current request goes on at once after a database wait (undefined), or in a later
+ * turn of the event loop (the promise): when its work is paced (requestDeadline's `turns`) and the
+ * turn has spent its budget (TurnBudget.resume).
+ */
+export function afterDatabaseWait(): Promise<void> | undefined {
+  return windows.getStore()?.turns?.resume();
 }

@@ -12,6 +12,7 @@ import { type GuardedOutcome, refused, refusedAsOutcome } from './guarded-outcom
 import { DEFAULT_POOL } from './database-options.js';
 import { sqliteConnectionOf } from './driver-handles.js';
 import { readBinary } from './mysql-binary-reads.js';
+import { afterDatabaseWait } from './request-deadline.js';
 import { assertSqliteWritable } from './sqlite-availability.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { UnflushedChannel } from './unflushed-channel.js';
@@ -154,10 +155,14 @@ export class Sql {
   async select<T>(sql: string, parameters: readonly unknown[] = [], options: ReadOptions = {}): Promise<T[]> {
     const db = this.sqlite();
     if (db === undefined) {
-      if (options.exact || options.arrays) {
-        return (await readBinary(this.dataSource, sql, parameters, options.arrays === true)) as T[];
-      }
-      return (await this.dataSource.query(sql, [...parameters])) as T[];
+      const rows =
+        options.exact || options.arrays
+          ? await readBinary(this.dataSource, sql, parameters, options.arrays === true)
+          : await this.dataSource.query(sql, [...parameters]);
+      // An anonymous read's work after its answer is paced as its start was (TurnBudget.resume).
+      const later = afterDatabaseWait();
+      if (later !== undefined) await later;
+      return rows as T[];
     }
     const statement = this.statement(db, sql);
     if (!options.arrays) return statement.all(...parameters) as T[];

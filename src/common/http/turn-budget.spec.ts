@@ -70,6 +70,42 @@ describe('TurnBudget', () => {
   });
 });
 
+describe('TurnBudget.resume', () => {
+  it('lets a started unit go on at once while the turn has budget and nothing waits', () => {
+    const { budget, give } = budgetOf(1);
+    give(1);
+    expect(budget.resume()).toBeUndefined();
+  });
+
+  it('past the budget, sends a going-on to a later turn, behind the units that already wait', async () => {
+    const { budget, give, ran } = budgetOf(10);
+    for (const id of [1, 2, 3]) give(id);
+    // 1 and 2 started (0 and 10 ms into the turn); 3 waits; an answer arriving now must wait too.
+    const order: string[] = [];
+    const later = budget.resume();
+    expect(later).toBeInstanceOf(Promise);
+    void later?.then(() => order.push(`resumed after ${ran.join(',')}`));
+    expect(budget.waitingUnits).toBe(2);
+    await afterQueued();
+    await afterQueued();
+    expect(order).toEqual(['resumed after 1,2,3']);
+    expect(budget.waitingUnits).toBe(0);
+  });
+
+  it('waits behind what waits even when the new turn has budget: the order is kept', async () => {
+    const { budget, give } = budgetOf(20);
+    give(1);
+    give(2);
+    expect(budget.waitingUnits).toBe(1);
+    const later = budget.resume();
+    expect(later).toBeInstanceOf(Promise);
+    await afterQueued();
+    await afterQueued();
+    await later;
+    expect(budget.waitingUnits).toBe(0);
+  });
+});
+
 describe('mayWaitForTurn', () => {
   it('lets an anonymous read wait for a later turn', () => {
     expect(mayWaitForTurn('GET', '/special-events', false)).toBe(true);
@@ -84,8 +120,8 @@ describe('mayWaitForTurn', () => {
 
   it('never a write (a turn’s writes share one commit), with credentials or without', () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect(mayWaitForTurn(method, '/special-events', false), method).toBe(false);
-      expect(mayWaitForTurn(method, '/special-events', true), method).toBe(false);
+      expect({ method, waits: mayWaitForTurn(method, '/special-events', false) }).toEqual({ method, waits: false });
+      expect({ method, waits: mayWaitForTurn(method, '/special-events', true) }).toEqual({ method, waits: false });
     }
   });
 
