@@ -37,7 +37,12 @@ describe('TurnBudget', () => {
     expect(ran).toEqual([1, 2]);
     expect(budget.waitingUnits).toBe(3);
     await afterQueued();
-    // The same turn's check phase, a budget of its own: 3 and 4, and 5 goes to the next turn.
+    // The same turn's check phase: the budget the sockets' phase spent still holds, so nothing
+    // starts there (a second budget in one turn is what took turns past 50 ms).
+    expect(ran).toEqual([1, 2]);
+    expect(budget.waitingUnits).toBe(3);
+    await afterQueued();
+    // The next turn's: a budget of its own, 3 and 4; 5 goes to the turn after.
     expect(ran).toEqual([1, 2, 3, 4]);
     expect(budget.waitingUnits).toBe(1);
     await afterQueued();
@@ -45,17 +50,41 @@ describe('TurnBudget', () => {
     expect(budget.waitingUnits).toBe(0);
   });
 
+  it('gives the check phase what the sockets’ phase left of the budget, not a budget of its own', async () => {
+    let now = 0;
+    const budget = new TurnBudget(15, () => now);
+    const ran: string[] = [];
+    const unit = (request: Request, _response: Response, next: NextFunction): void => {
+      ran.push(`${(request as unknown as { id: number }).id}@${now}`);
+      next();
+    };
+    const give = (id: number): void => budget.run(unit, { id } as unknown as Request, {} as Response, () => undefined);
+    give(1);
+    now = 16;
+    give(2);
+    give(3);
+    now = 17;
+    await afterQueued();
+    // Without the rule, 2 and 3 started here, a second budget in one turn.
+    expect(ran).toEqual(['1@0']);
+    await afterQueued();
+    expect(ran).toEqual(['1@0', '2@17', '3@17']);
+  });
+
   it('keeps the order: a unit given while others wait waits behind them, budget or not', async () => {
-    const { give, ran } = budgetOf(20);
+    const { budget, give, ran } = budgetOf(20);
     give(1);
     give(2);
     expect(ran).toEqual([1]);
     await afterQueued();
-    // 2 started a new budget in the check phase and overran it; the next turn's first unit waits.
+    await afterQueued();
+    // 2 started a new budget in the next turn's check phase and overran it.
     expect(ran).toEqual([1, 2]);
     give(3);
     give(4);
     expect(ran).toEqual([1, 2]);
+    expect(budget.waitingUnits).toBe(2);
+    await afterQueued();
     await afterQueued();
     await afterQueued();
     expect(ran).toEqual([1, 2, 3, 4]);
@@ -64,7 +93,10 @@ describe('TurnBudget', () => {
   it('opens a fresh budget in a later turn once nothing waits', async () => {
     const { give, ran } = budgetOf(20);
     give(1);
+    // The budget 1 spent holds until the next turn's check phase...
     await afterQueued();
+    await afterQueued();
+    // ...after which a unit given with nothing waiting opens a new one and starts at once.
     give(2);
     expect(ran).toEqual([1, 2]);
   });

@@ -48,20 +48,35 @@ const settle: Unit<() => void, undefined, undefined> = (resolve) => resolve();
  * scheduled); past it, units wait for a later turn, each as its own `setImmediate` callback, so
  * that the promises a unit starts settle before the next unit is timed.
  *
- * A turn's budget opens with the first unit started in it and is closed by a `setImmediate`
- * queued then: it runs in the same turn, after the sockets' callbacks (the poll phase) and before
- * every unit that was made to wait there (queued later), which then start a budget of their own in
- * the check phase; whatever is still over is queued again for the next turn. So a turn does at
- * most two budgets of units, one while reading sockets and one after, or one under a steady flood
- * (units wait as long as any waits, to keep the order).
+ * One budget a turn. A budget opens with the first unit started and a `setImmediate` queued then
+ * closes it: in the same turn's check phase, after the sockets' callbacks (the poll phase) and
+ * before every unit made to wait there (queued later). A budget opened by a waiting unit (in a
+ * check phase) closes in the next turn's check phase, and the units waiting there start a new
+ * one. A budget opened while reading sockets lasts through its turn's check phase too: it closes
+ * in the next turn's, so the units that waited in the poll phase get what it left, not a budget
+ * of their own. (With one each, a burst's turn did two budgets, ~30 ms, and a scavenge of
+ * 21-29 ms falling into it took it past 50 ms.) Whatever is still over is queued again for the
+ * next turn; units wait as long as any waits, to keep the order.
  */
 export class TurnBudget {
   /** When the open budget started; -1: none open. */
   private openedAt = -1;
+  /** Whether the open budget was opened by a waiting unit, in a check phase. */
+  private openedByWaiting = false;
   /** Units made to wait and not started yet. */
   private waiting = 0;
+  /** Closes the budget. */
   private readonly closeBudget = (): void => {
     this.openedAt = -1;
+  };
+  /**
+   * The check phase of the turn the budget opened in: a budget opened there by a waiting unit
+   * closes; one opened before it (the poll phase) lasts through this check phase and closes in
+   * the next turn's, before the units that wait there (queued after this).
+   */
+  private readonly endOfTurn = (): void => {
+    if (this.openedByWaiting) this.openedAt = -1;
+    else setImmediate(this.closeBudget);
   };
 
   constructor(
@@ -101,7 +116,7 @@ export class TurnBudget {
   }
 
   private readonly later = <A, B, C>(unit: Unit<A, B, C>, a: A, b: B, c: C): void => {
-    if (!this.withinBudget()) {
+    if (!this.withinBudget(true)) {
       // Queued during the check phase: the next turn's.
       setImmediate(this.later, unit, a, b, c);
       return;
@@ -111,11 +126,12 @@ export class TurnBudget {
   };
 
   /** Opens a budget if none is open; whether the open one has time left. */
-  private withinBudget(): boolean {
+  private withinBudget(byWaiting = false): boolean {
     const now = this.now();
     if (this.openedAt < 0) {
       this.openedAt = now;
-      setImmediate(this.closeBudget);
+      this.openedByWaiting = byWaiting;
+      setImmediate(this.endOfTurn);
       return true;
     }
     return now - this.openedAt < this.budgetMs;
