@@ -90,7 +90,7 @@ export default defineConfig(async () => {
       // files no longer time out beside each other.
       maxWorkers: availableParallelism() + 1,
       projects: [
-        { test: { ...common, name: 'unit', include: ['src/**/*.spec.ts'] } },
+        { test: { ...common, name: 'unit', include: ['src/**/*.spec.ts', 'bench/**/*.spec.ts'] } },
         {
           test: {
             ...common,

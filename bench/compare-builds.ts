@@ -27,8 +27,9 @@
  * - `BENCH_COMPARE_DATABASE=mysql`: on MySQL/MariaDB at MYSQL_TEST_URL instead, each build on a
  *   database of its own, created for the pass and dropped after it.
  *
- * Prints one line per run to standard error and the table to standard output. Stops everything
- * it started, the worktrees included.
+ * Prints one line per run to standard error, and to standard output the table and under it each
+ * target, met or not (report/compare-targets.ts: no slower than the build before nor the anchor,
+ * and issue 50's). Stops everything it started, the worktrees included.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -38,6 +39,7 @@ import type autocannon from 'autocannon';
 import { copyAssets } from '../test/helpers/built-service.js';
 import { ROOT } from '../test/helpers/service-process.js';
 import { anchorOf } from './anchor.js';
+import { type ComparedRow, compareVerdicts } from './report/compare-targets.js';
 import { percentile, runAutocannon, runLoad } from './measure/load.js';
 import { UsageError, wholeNumber } from './measure/options.js';
 import { tableHead } from './report/markdown.js';
@@ -309,6 +311,7 @@ async function main(): Promise<void> {
   }
   const columns = ['workload', 'against', 'its req/s', 'now req/s', 'now ÷ it, per pass', 'now ÷ it', 'p99 now ÷ it'];
   const lines = tableHead(columns, 2);
+  const compared: ComparedRow[] = [];
   for (const workload of workloads) {
     for (const build of builds.filter((each) => each.runs.has(workload))) {
       const missing = build.missing.get(workload) ?? now.missing.get(workload);
@@ -318,6 +321,15 @@ async function main(): Promise<void> {
       }
       const rates = passRatios.flatMap((ratios) => ratios.rate.get(build)?.get(workload) ?? []);
       const p99s = passRatios.flatMap((ratios) => ratios.p99.get(build)?.get(workload) ?? []);
+      if (rates.length > 0 && build.commit !== undefined)
+        compared.push({
+          workload,
+          commit: build.commit,
+          anchor: build.commit === commitOf(anchorOf(workload)),
+          revision: build.commit === revisionCommit,
+          rate: geometricMean(rates),
+          p99: geometricMean(p99s),
+        });
       lines.push(
         `| ${workload} | ${build.label} | ${Math.round(median(build.rates.get(workload) ?? []))} | ` +
           `${Math.round(median(now.rates.get(workload) ?? []))} | ${rates.map((r) => r.toFixed(2)).join(', ')} | ` +
@@ -325,7 +337,8 @@ async function main(): Promise<void> {
       );
     }
   }
-  process.stdout.write(`${pinning.note}\n${lines.join('\n')}\n`);
+  const verdicts = compareVerdicts(compared);
+  process.stdout.write(`${pinning.note}\n${lines.join('\n')}\n\n${verdicts.join('\n')}\n`);
 }
 
 /** Per other build and workload: the median over a pass's rounds of now ÷ it (req/s, and p99). */

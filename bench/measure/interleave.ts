@@ -19,6 +19,8 @@ export interface RunRecord extends RunOutcome {
   readonly seeded?: number;
   /** What the workload's probe measured beside the run (probeTarget). */
   readonly probe?: ProbeSummary;
+  /** The longest the service's event loop was held at once during the run (loopTarget). */
+  readonly loopHeldMs?: number;
 }
 
 export interface WorkloadResult {
@@ -80,7 +82,7 @@ class WorkloadMeasurement {
     const { connections } = plan;
     const setup =
       (await workload.prepare?.(subject, { durationSec, connections, fastestReqPerSec: this.fastestReqPerSec })) ?? {};
-    const { outcome, rssMaxMiB, problems, probe, note } = await runLoad(subject, workload, setup, {
+    const { outcome, rssMaxMiB, problems, probe, note, loopHeldMs } = await runLoad(subject, workload, setup, {
       durationSec,
       connections,
       warmup,
@@ -94,6 +96,7 @@ class WorkloadMeasurement {
       ...(rssMaxMiB === undefined ? {} : { rssMaxMiB }),
       ...(setup.seeded === undefined ? {} : { seeded: setup.seeded }),
       ...(probe === undefined ? {} : { probe }),
+      ...(loopHeldMs === undefined ? {} : { loopHeldMs }),
     });
     const rssText = rssMaxMiB === undefined ? '' : `, RSS ${rssMaxMiB.toFixed(1)} MiB`;
     const probeText =

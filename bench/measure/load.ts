@@ -82,7 +82,14 @@ export async function runLoad(
   workload: Workload,
   setup: RunSetup,
   run: LoadRun,
-): Promise<{ outcome: RunOutcome; rssMaxMiB?: number; problems: string[]; note?: string; probe?: ProbeSummary }> {
+): Promise<{
+  outcome: RunOutcome;
+  rssMaxMiB?: number;
+  problems: string[];
+  note?: string;
+  probe?: ProbeSummary;
+  loopHeldMs?: number;
+}> {
   const { nextPath, nextBody, idempotencyKeys } = setup;
   const headers: Record<string, string> = {
     ...(workload.anonymous
@@ -155,6 +162,7 @@ export async function runLoad(
     problems: [...problems, ...(after?.problems ?? [])],
     ...(after?.note === undefined ? {} : { note: after.note }),
     ...(after?.probe === undefined ? {} : { probe: after.probe }),
+    ...(after?.loopHeldMs === undefined ? {} : { loopHeldMs: after.loopHeldMs }),
   };
 }
 

@@ -3,7 +3,8 @@
  * 5,000 characters and 3 dates, the shape a feed once stalled the service with), on the service
  * alone. Beside its req/s, each run reads the longest the event loop was held meanwhile (the
  * service's own nodejs_eventloop_lag_max_seconds, reset by the read before the run): a feed is
- * built in slices, and no slice may hold the loop past MAX_LOOP_BLOCK_MS, at any size of data.
+ * built in slices, and no slice may hold the loop past MAX_LOOP_BLOCK_MS, at any size of data
+ * (its loopTarget: the report says in how many runs that held).
  */
 import { VALID_AUTHORIZATION } from '../servers/databases.js';
 import { httpExpect } from '../servers/http.js';
@@ -56,6 +57,7 @@ export const CALENDAR = {
       latencyExempt:
         'each answer is 16 MiB and four feeds are built at once (the others wait their turn): the latency is that ' +
         "queue's; the feed's target is the event loop's, below",
+      loopTarget: { maxMs: MAX_LOOP_BLOCK_MS },
       prepare: async (subject) => {
         const path = await feedPathOf(subject);
         await loopBlockMs(subject.server.port, subject.label);
@@ -63,11 +65,9 @@ export const CALENDAR = {
           path,
           after: async () => {
             const blocked = await loopBlockMs(subject.server.port, subject.label);
+            // The report's target line (loopTarget) says whether every run kept to the bound.
             return {
-              problems:
-                blocked > MAX_LOOP_BLOCK_MS
-                  ? [`the event loop was held ${blocked.toFixed(0)} ms at once (at most ${MAX_LOOP_BLOCK_MS} ms)`]
-                  : [],
+              loopHeldMs: blocked,
               note: `event loop held at most ${blocked.toFixed(0)} ms at once`,
             };
           },

@@ -91,6 +91,7 @@ const listAnonymousFlood = workload({
   servers: ['service'],
   latencyExempt: "a flood's latency is its queue; its target is the liveness probe's beside it",
   probeTarget: { maxP99Ms: 50, title: 'GET /health/live beside the flood' },
+  loopTarget: { maxMs: 50 },
   prepare: async (subject) => {
     await currentTag(subject);
     await loopBlockMs(subject.server.port, subject.label);
@@ -100,7 +101,7 @@ const listAnonymousFlood = workload({
       after: async () => {
         const probe = await stop();
         const held = await loopBlockMs(subject.server.port, subject.label);
-        return { probe, note: `the service's event loop held at most ${held.toFixed(0)} ms at once` };
+        return { probe, loopHeldMs: held, note: `the service's event loop held at most ${held.toFixed(0)} ms at once` };
       },
     };
   },

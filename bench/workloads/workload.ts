@@ -57,6 +57,8 @@ export interface RunSetup {
     readonly problems?: readonly string[];
     readonly note?: string;
     readonly probe?: ProbeSummary;
+    /** The longest the service's event loop was held at once during the run (loopTarget). */
+    readonly loopHeldMs?: number;
   }>;
 }
 
@@ -106,6 +108,11 @@ export interface Workload<Name extends string = string> {
   readonly latencyExempt?: string;
   /** Target: the p99 of the probe its runs make beside them (RunSetup.after) ≤ this many ms, in every run. */
   readonly probeTarget?: { readonly maxP99Ms: number; readonly title: string };
+  /**
+   * Target: the service's event loop held at most this many ms at once in every run (the run's
+   * RunSetup.after reports it), the service on one core (issue 50).
+   */
+  readonly loopTarget?: { readonly maxMs: number };
   /** Target: the service's req/s ≥ `least` of its own on another workload; `title` names this one. */
   readonly relativeTarget?: { readonly of: Workload; readonly least: number; readonly title: string };
 }
