@@ -40,6 +40,24 @@ export function requestDeadline(
   };
 }
 
+/**
+ * Runs `work` with all its database work bounded by `deadlineAt`, in whatever context it was
+ * started: the writes of several requests that go out together (TurnBatcher) are bounded by the
+ * earliest of their deadlines, not by the window of the request whose turn happened to start them
+ * (that window closes once its request is answered, which left the batch's statements the
+ * per-statement bounds alone: they could then commit after their own requests had been answered
+ * 503, and a retry with the same Idempotency-Key could then apply the change twice).
+ */
+export function underDeadline<T>(deadlineAt: number, work: () => Promise<T>): Promise<T> {
+  const window: RequestWindow = { deadlineAt, open: true, turns: undefined };
+  // Closed once the work is over, as a request's window is once it is answered: what the work
+  // left behind (a connection it opened, a timer) may run long after in its context, and must
+  // not find its statements cut to a deadline that has passed.
+  return windows.run(window, work).finally(() => {
+    window.open = false;
+  });
+}
+
 /** `bound`, cut to what is left of the current request's deadline (at least 1 ms). */
 export function withinRequestDeadline(bound: number): number {
   const window = windows.getStore();

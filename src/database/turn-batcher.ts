@@ -1,4 +1,5 @@
 import { WriteDeadlineError } from './database-errors.js';
+import { underDeadline } from './request-deadline.js';
 
 /** Most events one statement carries (a row is at most ~25 KiB; max_allowed_packet is 16 MiB+). */
 export const MYSQL_BATCH = 100;
@@ -12,8 +13,9 @@ export interface Pending<T> {
 /**
  * Collects the calls made in one turn of the event loop and hands them over in chunks of at most
  * MYSQL_BATCH. Calls of a chunk not settled within `deadlineMs` of their call fail with a
- * WriteDeadlineError (503), whatever the chunk's statements still do: a request's wait is bounded
- * by the deadline, not by the number of statements its chunk runs one after another.
+ * WriteDeadlineError (503): a request's wait is bounded by the deadline, not by the number of
+ * statements its chunk runs one after another. The chunk's own database work is cut to the same
+ * deadline (its earliest call's), so that no statement of it outlives the answers.
  *
  * With `maxInFlight`, at most that many chunks run at once: the calls made while they run wait
  * and go out together as the next chunk when one of them ends (group commit), so that a stream
@@ -79,8 +81,10 @@ export class TurnBatcher<T> {
       for (const { reject } of batch) reject(error);
       end();
     }, remainingMs);
-    // run() settles every call itself; should it throw anyway, its callers get the error.
-    this.run(batch)
+    // run() settles every call itself; should it throw anyway, its callers get the error. Its
+    // statements and waits are cut to the same deadline (underDeadline), so that none of them
+    // runs on past it: the answer at the deadline is then the chunk's, not a guess at it.
+    underDeadline(Date.now() + remainingMs, () => this.run(batch))
       .catch((error: unknown) => {
         for (const { reject } of batch) reject(error);
       })
