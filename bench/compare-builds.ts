@@ -337,7 +337,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  const verdicts = compareVerdicts(compared);
+  const verdicts = compareVerdicts(compared, DATABASE);
   process.stdout.write(`${pinning.note}\n${lines.join('\n')}\n\n${verdicts.join('\n')}\n`);
 }
 

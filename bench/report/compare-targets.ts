@@ -3,6 +3,7 @@
  * run's ratios: the rule that no change makes an operation slower than the build before it nor
  * than its pinned anchor (bench/anchor.ts), and issue 50's targets against named builds.
  */
+import type { DatabaseKind } from '../servers/databases.js';
 
 /** One row of the comparison: now ÷ one other build on one workload (geometric mean of the passes). */
 export interface ComparedRow {
@@ -20,6 +21,8 @@ export interface ComparedRow {
 /** A target against one build: now ÷ it ≥ `least` in req/s (and, with `p99AtMost`, p99 ÷ ≤ that). */
 export interface CompareTarget {
   readonly issue: string;
+  /** The database the issue sets it on: a run on another one leaves it out. */
+  readonly database: DatabaseKind;
   readonly workloads: readonly string[];
   /** The build it is held against: a commit, full or abbreviated. */
   readonly against: string;
@@ -29,8 +32,15 @@ export interface CompareTarget {
 
 /** Issue 50's targets: "the writes back, and ahead" and "get and list at ≥ 1.0× of d7f5e52". */
 export const COMPARE_TARGETS: readonly CompareTarget[] = [
-  { issue: 'issue 50', workloads: ['create', 'delete'], against: '61e2791', least: 1.1, p99AtMost: 1.0 },
-  { issue: 'issue 50', workloads: ['get', 'list'], against: 'd7f5e52', least: 1.0 },
+  {
+    issue: 'issue 50',
+    database: 'sqlite',
+    workloads: ['create', 'delete'],
+    against: '61e2791',
+    least: 1.1,
+    p99AtMost: 1.0,
+  },
+  { issue: 'issue 50', database: 'sqlite', workloads: ['get', 'list'], against: 'd7f5e52', least: 1.0 },
 ];
 
 const verdict = (met: boolean): string => (met ? '**PASS**' : '**FAIL**');
@@ -38,11 +48,13 @@ const short = (commit: string): string => commit.slice(0, 7);
 
 /**
  * One line per workload for the rule (no slower than the build before, nor than the anchor: now ÷
- * it ≥ 1.00), and one per workload of each target whose build this run compared; a target whose
- * workload ran but whose build did not says which command would measure it.
+ * it ≥ 1.00), and one per workload of each target set on this run's `database` whose build this
+ * run compared; a target whose workload ran but whose build did not says which command would
+ * measure it.
  */
 export function compareVerdicts(
   rows: readonly ComparedRow[],
+  database: DatabaseKind,
   targets: readonly CompareTarget[] = COMPARE_TARGETS,
 ): string[] {
   const lines: string[] = [];
@@ -58,16 +70,16 @@ export function compareVerdicts(
         `(now ÷ it ≥ 1.00; ${shown.join('; ')})`,
     );
   }
-  for (const target of targets) {
+  for (const target of targets.filter((each) => each.database === database)) {
     for (const workload of target.workloads) {
       if (!rows.some((row) => row.workload === workload)) continue;
       const title =
-        `${target.issue}: ${workload} ≥ ${target.least.toFixed(2)}× ${target.against}` +
+        `${target.issue}, ${database}: ${workload} ≥ ${target.least.toFixed(2)}× ${target.against}` +
         (target.p99AtMost === undefined ? '' : `, p99 ≤ ${target.p99AtMost.toFixed(2)}×`);
       const row = rows.find((each) => each.workload === workload && each.commit.startsWith(target.against));
       if (row === undefined) {
         lines.push(
-          `- not measured in this run: ${title} (\`npm run bench:compare -- ${target.against} 2 5 ${workload}\` measures it)`,
+          `- not measured in this run: ${title} (\`${database === 'mysql' ? 'BENCH_COMPARE_DATABASE=mysql ' : ''}npm run bench:compare -- ${target.against} 2 5 ${workload}\` measures it)`,
         );
         continue;
       }
