@@ -40,6 +40,12 @@ describe('compareVerdicts', () => {
     expect(get).toMatch(/^- \*\*PASS\*\* get no slower/);
   });
 
+  it('judges the figure it shows: 0.996 is shown as 1.00 and meets ≥ 1.00, 0.994 is 0.99 and does not', () => {
+    const [list, get] = compareVerdicts([row('list', BEFORE, 0.996, 1), row('get', BEFORE, 0.994, 1)], 'sqlite');
+    expect(list).toMatch(/^- \*\*PASS\*\* list .*: 1\.00\)$/);
+    expect(get).toMatch(/^- \*\*FAIL\*\* get .*: 0\.99\)$/);
+  });
+
   it('says how to measure a target whose build this run did not compare, and leaves out workloads not run', () => {
     const lines = compareVerdicts([row('get', BEFORE, 1.05, 0.9), row('get', ANCHOR, 1.2, 0.9, true)], 'sqlite');
     expect(lines).toContain(

