@@ -9,9 +9,10 @@ import type { TurnBudget } from '../common/http/turn-budget.js';
  * global read lock took 19 s to get its 503). Within a request, every wait for a connection or a
  * write slot and every statement is cut to what is left of the deadline set when the request
  * arrived (requestDeadline, which app.setup.ts runs for every request on MySQL, the only database
- * whose waits read it). Work outside a request (the webhook dispatcher, startup), and work a
- * request started that runs on after its answer (a timer it scheduled), keep the per-statement
- * bounds alone.
+ * whose waits read it). A batch of several requests' writes (TurnBatcher) has a window of its
+ * own, its earliest call's deadline (underDeadline). Work outside a request (the webhook
+ * dispatcher, startup), and work a request or a batch started that runs on after its answer (a
+ * timer it scheduled, a connection it opened), keep the per-statement bounds alone.
  */
 interface RequestWindow {
   readonly deadlineAt: number;
